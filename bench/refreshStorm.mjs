@@ -1,0 +1,45 @@
+// 1,000 concurrent calls whose token has expired, against a token endpoint that rotates refresh
+// tokens: how many refreshes, how many failures, how long.
+import { EchoClient } from '../dist/client.js'
+
+const CALLS = 1_000
+
+export async function measureRefreshStorm(baseUrl) {
+  await fetch(`${baseUrl}/reset`)
+  let access = 'expired'
+  let refresh = 'refresh-0'
+  const tokenProvider = {
+    getAccessToken: async () => access,
+    refreshToken: async () => {
+      const answer = await fetch(`${baseUrl}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh }),
+      })
+      if (!answer.ok) throw new Error(`token endpoint answered ${answer.status}`)
+      const tokens = await answer.json()
+      access = tokens.access_token
+      refresh = tokens.refresh_token
+      return access
+    },
+  }
+  const client = new EchoClient({ apiUrl: baseUrl, tokenProvider, fetch: (input, init) => fetch(withId(input), init) })
+  let next = 0
+  function withId(input) {
+    const url = new URL(String(input))
+    url.searchParams.set('id', String(next++))
+    return url
+  }
+  const start = performance.now()
+  const outcomes = await Promise.allSettled(Array.from({ length: CALLS }, () => client.balance.get()))
+  const wallMs = performance.now() - start
+  const stats = await (await fetch(`${baseUrl}/stats`)).json()
+  return {
+    calls: CALLS,
+    tokenCalls: stats.tokenCalls,
+    failed: outcomes.filter((o) => o.status === 'rejected').length,
+    succeeded: outcomes.filter((o) => o.status === 'fulfilled').length,
+    rejectedByServer: stats.rejected,
+    wallMs,
+  }
+}

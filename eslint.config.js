@@ -1,0 +1,59 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+// Imports point one way (DESIGN §1): config/errors <- api <- auth <- store <- components <- index.
+// Each layer lists what it must never reach for.
+const higherLayers = (...layers) =>
+  layers.map((layer) => ({
+    group: [`**/${layer}`, `**/${layer}/*`, `**/${layer}.ts`],
+    message: `Imports point down the layers (DESIGN §1): this file may not import from ${layer}/.`,
+  }))
+const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@reduxjs/toolkit/*'].map(
+  (name) => ({ group: [name], message: 'The framework-free core (echo-rtk/client) imports no React or Redux.' }),
+)
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['src/config.ts', 'src/errors.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...higherLayers('api', 'auth', 'store', 'components'), ...frameworks] }],
+    },
+  },
+  {
+    files: ['src/api/**/*.ts', 'src/client.ts'],
+    ignores: ['src/api/echoApi.ts', 'src/api/echoBaseQuery.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components'), ...frameworks] }],
+    },
+  },
+  {
+    files: ['test/**/*'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+)

@@ -1,0 +1,39 @@
+// `npm test`: everything CI checks, in order, then one closing line `N passed, N failed`.
+import { readFileSync, rmSync } from 'node:fs'
+
+import { heading, run } from './run.mjs'
+
+const report = '.vitest-report.json'
+const steps = [
+  ['lint', 'npm', ['run', '--silent', 'lint']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['unit and type tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
+  ['build', 'npm', ['run', '--silent', 'build']],
+  ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
+]
+
+rmSync(report, { force: true })
+const failedSteps = []
+for (const [name, command, args] of steps) {
+  heading(name)
+  const code = await run(command, args)
+  if (code !== 0) {
+    failedSteps.push(name)
+    if (name !== 'unit and type tests') break
+  }
+}
+
+let passed = 0
+let failed = 0
+try {
+  const results = JSON.parse(readFileSync(report, 'utf8'))
+  passed = results.numPassedTests
+  failed = results.numFailedTests
+} catch {
+  console.error('No vitest report was written: the tests did not run.')
+}
+if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.join(', ')}`)
+// Steps that are not vitest tests count as one check each in the closing line.
+failed += failedSteps.filter((name) => name !== 'unit and type tests').length
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0)

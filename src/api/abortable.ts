@@ -1,0 +1,27 @@
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts; the work itself goes on. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise
+  if (signal.aborted) return Promise.reject(abortReason(signal))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject)
+  })
+}
+
+/** Rejects with a timeout error naming `what` when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${formatSeconds(ms)}`)), ms)
+    promise.finally(() => clearTimeout(timer)).then(resolve, reject)
+  })
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError')
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
+}

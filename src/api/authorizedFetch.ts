@@ -1,0 +1,90 @@
+import { EchoError } from '../errors'
+import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
+import type { FetchFunction, TokenProvider } from './tokenProvider'
+
+/** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
+const SDK_CREDENTIAL_HEADERS = ['x-api-key', 'api-key', 'x-goog-api-key']
+
+/** What one authorized request ended with; `refreshError` is set when a 401 could not be cured. */
+export interface AuthorizedOutcome {
+  response: Response
+  refreshError?: Error
+}
+
+/** @internal */
+export type AuthorizedSend = (input: RequestInfo | URL, init?: RequestInit) => Promise<AuthorizedOutcome>
+
+/** Options of {@link createEchoFetch}. */
+export interface EchoFetchOptions extends RefreshCoordinatorOptions {
+  /** Where the token comes from and how it is refreshed. */
+  tokenProvider: TokenProvider
+  /** The `fetch` to send with; the global `fetch`, looked up at call time, when left out. */
+  fetch?: FetchFunction
+}
+
+/** @internal */
+export interface AuthorizedSendOptions extends EchoFetchOptions {
+  /** `false` for a fixed API key: a 401 is final, there is nothing to refresh. */
+  canRefresh?: boolean
+}
+
+/**
+ * The one authorized fetch: sends `Authorization: Bearer <token>`; on a 401, waits for the single
+ * shared refresh and retries once, marked `X-Retry: true`, never again.
+ * @internal
+ */
+export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, ...options }: AuthorizedSendOptions): AuthorizedSend {
+  const fetchFn: FetchFunction = fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const coordinator = canRefresh ? RefreshCoordinator.for(tokenProvider, options) : undefined
+  const tokens = coordinator ?? tokenProvider
+
+  return async function sendAuthorized(input, init = {}) {
+    const signal = init.signal ?? (input instanceof Request ? input.signal : undefined)
+    await coordinator?.waitForIdle(signal)
+    const token = await tokens.getAccessToken()
+    // Echo's router answers a token-less call with 402, which would read as "out of credits".
+    if (token === null || token === '') throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Not authenticated' })
+    const replay = input instanceof Request && input.body !== null ? input.clone() : input
+    const response = await fetchFn(...withToken(input, init, token, false))
+    if (response.status !== 401 || coordinator === undefined) return { response }
+    signal?.throwIfAborted()
+
+    let freshToken: string
+    try {
+      freshToken = await coordinator.tokenAfter(token, signal)
+    } catch (error) {
+      signal?.throwIfAborted()
+      return { response, refreshError: error instanceof Error ? error : new Error(String(error)) }
+    }
+    // A streamed body has been spent by the first attempt; only the refresh is of use then.
+    if (init.body instanceof ReadableStream) return { response }
+    void response.body?.cancel().catch(() => undefined)
+    return { response: await fetchFn(...withToken(replay, init, freshToken, true)) }
+  }
+}
+
+/**
+ * A `fetch` that sends the user's token and follows the refresh rules, for official provider SDKs.
+ * The token replaces any credential header the SDK sets from its `apiKey`.
+ *
+ * @example
+ * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: createEchoFetch({ tokenProvider }) })
+ */
+export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
+  const sendAuthorized = createAuthorizedSend(options)
+  return async (input, init) => (await sendAuthorized(input, init)).response
+}
+
+function withToken(
+  input: RequestInfo | URL,
+  init: RequestInit,
+  token: string,
+  isRetry: boolean,
+): [RequestInfo | URL, RequestInit] {
+  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
+  for (const name of SDK_CREDENTIAL_HEADERS) headers.delete(name)
+  headers.set('Authorization', `Bearer ${token}`)
+  // The mark tells the server, and our own logs, that this is the one retry after a refresh.
+  if (isRetry) headers.set('X-Retry', 'true')
+  return [input, { ...init, headers }]
+}

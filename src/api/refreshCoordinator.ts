@@ -1,0 +1,94 @@
+import { Mutex } from 'async-mutex'
+
+import { abortable, withTimeout } from './abortable'
+import type { TokenProvider } from './tokenProvider'
+
+/** SPEC §9: a refresh that has not answered in 10 s has failed. */
+export const REFRESH_TIMEOUT_MS = 10_000
+
+export interface RefreshCoordinatorOptions {
+  /** How long one refresh may take before every waiter fails. Defaults to 10 000 ms. */
+  refreshTimeoutMs?: number
+}
+
+interface RefreshRecord {
+  /** The token the refresh replaced. */
+  from: string | null
+  result: Promise<string>
+}
+
+/**
+ * Makes every refresh of one token source a single shared one.
+ *
+ * The first caller that finds its token rejected refreshes under the mutex; callers that were
+ * rejected with the same token wait for that refresh and share its outcome, success or failure;
+ * a caller whose token has already been replaced gets the new one at once. It is itself a
+ * `TokenProvider`, so everything built on it (EchoClient, createEchoFetch, the router) shares one
+ * refresh.
+ * @internal
+ */
+export class RefreshCoordinator implements TokenProvider {
+  readonly #mutex = new Mutex()
+  readonly #tokens: TokenProvider
+  readonly #timeoutMs: number
+  #lastRefresh: RefreshRecord | undefined
+
+  constructor(tokens: TokenProvider, { refreshTimeoutMs = REFRESH_TIMEOUT_MS }: RefreshCoordinatorOptions = {}) {
+    this.#tokens = tokens
+    this.#timeoutMs = refreshTimeoutMs
+  }
+
+  /** Wraps `tokens` in a coordinator, unless it already is one (so one source keeps one mutex). */
+  static for(tokens: TokenProvider, options?: RefreshCoordinatorOptions): RefreshCoordinator {
+    return tokens instanceof RefreshCoordinator ? tokens : new RefreshCoordinator(tokens, options)
+  }
+
+  get isRefreshing(): boolean {
+    return this.#mutex.isLocked()
+  }
+
+  getAccessToken(): Promise<string | null> {
+    return this.#tokens.getAccessToken()
+  }
+
+  /** A refresh through the coordinator, as if the current token had just been rejected. */
+  async refreshToken(): Promise<string> {
+    return this.tokenAfter(await this.#tokens.getAccessToken())
+  }
+
+  /** Resolves when no refresh is running, so a request never leaves with a token being replaced. */
+  waitForIdle(signal?: AbortSignal): Promise<void> {
+    return this.#mutex.isLocked() ? abortable(this.#mutex.waitForUnlock(), signal) : Promise.resolve()
+  }
+
+  /**
+   * A token newer than `staleToken`, the one a server just rejected: refreshes only if nobody has
+   * replaced it yet. An aborted caller stops waiting and never starts a refresh.
+   */
+  tokenAfter(staleToken: string | null, signal?: AbortSignal): Promise<string> {
+    const turn = this.#mutex.runExclusive(async () => {
+      const current = await this.#tokens.getAccessToken()
+      if (current !== null && current !== staleToken) return current
+      // Callers rejected with the same token share one outcome: a failed refresh is not tried again per caller.
+      if (this.#lastRefresh?.from === staleToken) return this.#lastRefresh.result
+      signal?.throwIfAborted()
+      const result = this.#refresh(staleToken)
+      this.#lastRefresh = { from: staleToken, result }
+      return result
+    })
+    return abortable(turn, signal)
+  }
+
+  async #refresh(staleToken: string | null): Promise<string> {
+    try {
+      const returned = await withTimeout(Promise.resolve().then(() => this.#tokens.refreshToken()), this.#timeoutMs, 'Token refresh')
+      const fresh = typeof returned === 'string' && returned !== '' ? returned : await this.#tokens.getAccessToken()
+      if (fresh === null || fresh === staleToken) throw new Error('Silent renew did not yield a new access token')
+      return fresh
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error))
+      this.#tokens.onRefreshError?.(failure)
+      throw failure
+    }
+  }
+}

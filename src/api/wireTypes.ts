@@ -1,0 +1,102 @@
+// The shapes Echo's server answers with (DESIGN §8). Servers add fields over time: the types name
+// what echo-rtk relies on and let the rest through.
+
+/** The user's paid credit balance, in US dollars. */
+export interface Balance {
+  totalPaid: number
+  totalSpent: number
+  balance: number
+  currency: 'USD'
+}
+
+/** How much of an app's free tier this user has spent and has left. */
+export interface UserSpendInfo {
+  userId: string
+  echoAppId: string
+  spendPoolId: string | null
+  amountSpent: number
+  spendLimit: number | null
+  /** Can be negative on the wire; show it clamped at 0. */
+  amountLeft: number
+}
+
+/** The free tier an app offers its users, in US dollars. */
+export interface FreeTierBalance {
+  spendPoolBalance: number
+  userSpendInfo: UserSpendInfo
+}
+
+/** An Echo app. Dates are ISO 8601 strings. */
+export interface EchoApp {
+  id: string
+  name: string
+  description: string | null
+  profilePictureUrl: string | null
+  bannerImageUrl: string | null
+  homepageUrl: string | null
+  isPublic: boolean | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** The apps the user can see. */
+export interface AppList {
+  apps: EchoApp[]
+}
+
+/** A model the router accepts, with its price per token in US dollars. */
+export interface SupportedModel {
+  model_id: string
+  provider: string
+  input_cost_per_token?: number
+  output_cost_per_token?: number
+}
+
+export interface SupportedModelsResponse {
+  models: SupportedModel[]
+  models_by_provider: Record<string, SupportedModel[]>
+}
+
+/** What a payment link is made from; `amount` is in US dollars, at least 1. */
+export interface PaymentLinkRequest {
+  amount: number
+  /** Shown on the checkout page. Defaults to `Echo Credits`. */
+  description?: string
+  /** Where checkout returns to. Defaults to the page origin. */
+  successUrl?: string
+}
+
+export interface PaymentLink {
+  id: string
+  url: string
+  amount: number
+  currency: string
+  status: string
+  created: number | string
+}
+
+export interface PaymentLinkResponse {
+  paymentLink: PaymentLink
+  payment?: Record<string, unknown>
+}
+
+/** The user as `GET /api/v1/user` returns them. */
+export interface EchoAccount {
+  id: string
+  email: string
+  name: string | null
+  image: string | null
+  picture: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface ReferralRequest {
+  echoAppId: string
+  code: string
+}
+
+export interface ReferralResponse {
+  success: boolean
+  message: string
+}

@@ -1,0 +1,105 @@
+/** Echo's own API and OAuth host. */
+export const DEFAULT_API_URL = 'https://echo.merit.systems'
+/** Echo's model router, where language, image, speech and embedding calls are billed. */
+export const DEFAULT_ROUTER_URL = 'https://echo.router.merit.systems'
+/** The OAuth scope Echo grants: model calls, plus a refresh token for silent renew. */
+export const DEFAULT_SCOPE = 'llm:invoke offline_access'
+
+/**
+ * What an app tells echo-rtk about itself.
+ *
+ * @example
+ * const config: EchoConfig = { appId: '4f3c…' }
+ */
+export interface EchoConfig {
+  /** The id of your app in Echo (its OAuth client id). Required. */
+  appId: string
+  /** Echo's API and OAuth host. Defaults to {@link DEFAULT_API_URL}. */
+  apiUrl?: string
+  /** Where Echo sends the user back after sign-in. Defaults to the page's origin. */
+  redirectUri?: string
+  /** The OAuth scope to ask for. Defaults to {@link DEFAULT_SCOPE}. */
+  scope?: string
+  /** The model router host. Defaults to {@link DEFAULT_ROUTER_URL}. */
+  baseRouterUrl?: string
+}
+
+/** An {@link EchoConfig} with every default filled in and every URL checked. */
+export interface ResolvedEchoConfig {
+  appId: string
+  /** No trailing slash. */
+  apiUrl: string
+  redirectUri: string
+  scope: string
+  /** No trailing slash. */
+  baseRouterUrl: string
+}
+
+/** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
+export interface ConfigEnvironment {
+  /** The page origin used as the default `redirectUri`; `globalThis.location?.origin` when left out. */
+  origin?: string | undefined
+}
+
+/**
+ * Fills in the defaults and refuses a config that cannot work, naming the field and the value given.
+ *
+ * @example
+ * resolveConfig({ appId: 'my-app' }).apiUrl // 'https://echo.merit.systems'
+ */
+export function resolveConfig(
+  config: EchoConfig,
+  { origin = pageOrigin() }: ConfigEnvironment = {},
+): ResolvedEchoConfig {
+  if (config === null || typeof config !== 'object') {
+    throw new TypeError(`EchoConfig must be an object with at least an appId, got ${describe(config)}`)
+  }
+  const { appId } = config
+  if (typeof appId !== 'string' || appId.trim() === '') {
+    throw new TypeError(`EchoConfig.appId is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`)
+  }
+  const redirectUri = config.redirectUri ?? origin
+  if (redirectUri === undefined) {
+    throw new TypeError(
+      'EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got undefined)',
+    )
+  }
+  return {
+    appId,
+    apiUrl: httpUrl('apiUrl', config.apiUrl ?? DEFAULT_API_URL),
+    redirectUri: httpUrl('redirectUri', redirectUri, { keepTrailingSlash: true }),
+    scope: config.scope ?? DEFAULT_SCOPE,
+    baseRouterUrl: httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
+  }
+}
+
+/**
+ * Checks that `value` is an absolute http(s) URL and returns it, without a trailing slash unless asked.
+ * @internal
+ */
+export function httpUrl(field: string, value: unknown, { keepTrailingSlash = false } = {}): string {
+  const parsed = typeof value === 'string' ? parseUrl(value) : null
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new TypeError(`EchoConfig.${field} must be an absolute http(s) URL, got ${describe(value)}`)
+  }
+  const text = value as string
+  return keepTrailingSlash ? text : text.replace(/\/+$/, '')
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text)
+  } catch {
+    return null
+  }
+}
+
+/** The page's origin, or `undefined` outside a browser. @internal */
+export function pageOrigin(): string | undefined {
+  const location = (globalThis as { location?: { origin?: string } }).location
+  return location?.origin
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}

@@ -1,0 +1,116 @@
+/**
+ * What went wrong, as a closed set of codes (SPEC §8):
+ * `NETWORK_ERROR` (the request never got an answer), `HTTP_<status>` (a non-OK answer),
+ * `UNKNOWN_ERROR` (anything else, an aborted request included).
+ */
+export type EchoErrorCode = 'NETWORK_ERROR' | 'UNKNOWN_ERROR' | `HTTP_${number}`
+
+/** An {@link EchoError} as plain data: what Redux state and devtools hold. */
+export interface EchoErrorData {
+  code: EchoErrorCode
+  message: string
+  statusCode?: number
+  /** The path that was called, e.g. `/api/v1/balance`. */
+  endpoint?: string
+}
+
+/** What `new EchoError(...)` takes. */
+export interface EchoErrorInit extends EchoErrorData {
+  cause?: unknown
+  /** What was being done (`fetching balance`); appended to the message as ` while <action>`. */
+  action?: string
+}
+
+/**
+ * The one error echo-rtk throws for a failed call.
+ *
+ * @example
+ * try { await client.balance.get() } catch (error) {
+ *   if (error instanceof EchoError && error.code === 'HTTP_401') signIn()
+ * }
+ */
+export class EchoError extends Error {
+  override readonly name = 'EchoError'
+  readonly code: EchoErrorCode
+  readonly statusCode: number | undefined
+  readonly endpoint: string | undefined
+  /** What was being done when it failed; already part of `message`. */
+  readonly action: string | undefined
+
+  constructor({ code, message, statusCode, endpoint, cause, action }: EchoErrorInit) {
+    super(action === undefined ? message : `${message} while ${action}`, cause === undefined ? undefined : { cause })
+    this.code = code
+    this.statusCode = statusCode
+    this.endpoint = endpoint
+    this.action = action
+  }
+
+  /**
+   * Turns anything thrown into an `EchoError`, adding ` while <action>` once: an `EchoError` that
+   * already names its action passes through as it is.
+   */
+  static from(value: unknown, action?: string): EchoError {
+    if (value instanceof EchoError) {
+      if (value.action !== undefined || action === undefined) return value
+      return new EchoError({ ...value.toJSON(), cause: value.cause, action })
+    }
+    if (isAbortLike(value)) {
+      return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Request aborted', cause: value, ...withAction(action) })
+    }
+    const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'Unknown error'
+    return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, ...withAction(action) })
+  }
+
+  /** The `NETWORK_ERROR` for a request that got no answer at all (`fetch` rejected). */
+  static network(cause: unknown, endpoint?: string): EchoError {
+    return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, ...withEndpoint(endpoint) })
+  }
+
+  /** The `HTTP_<status>` error for a non-OK answer: its message is the body text. */
+  static async fromResponse(response: Response, endpoint?: string): Promise<EchoError> {
+    const body = await response.text().catch(() => '')
+    const message = body !== '' ? body : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
+    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, ...withEndpoint(endpoint) })
+  }
+
+  /** Plain data for Redux state, logs and `JSON.stringify`. */
+  toJSON(): EchoErrorData {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.statusCode === undefined ? {} : { statusCode: this.statusCode }),
+      ...withEndpoint(this.endpoint),
+    }
+  }
+}
+
+/**
+ * True when the router refused a call for lack of credits (402), whether given an `EchoError`
+ * or its plain data from Redux state.
+ */
+export function isInsufficientFunds(error: unknown): boolean {
+  return statusOf(error) === 402
+}
+
+/** True when the call failed because its `AbortSignal` fired: not an auth or network failure. */
+export function isAbortError(error: unknown): boolean {
+  return isAbortLike(error) || (error instanceof EchoError && isAbortLike(error.cause))
+}
+
+function isAbortLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'AbortError'
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const { statusCode } = error as { statusCode?: unknown }
+  return typeof statusCode === 'number' ? statusCode : undefined
+}
+
+function withAction(action: string | undefined): { action?: string } {
+  return action === undefined ? {} : { action }
+}
+
+function withEndpoint(endpoint: string | undefined): { endpoint?: string } {
+  return endpoint === undefined ? {} : { endpoint }
+}

@@ -1,0 +1,183 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+
+import { EchoClient, EchoError } from '../../src/client'
+import { server } from '../support/server'
+import { API } from '../support/tokens'
+
+interface Seen {
+  method: string
+  path: string
+  authorization: string | null
+  contentType: string | null
+  body: unknown
+}
+
+/** Answers every /api/v1 call with `answer` and records what was sent. */
+function recordCalls(answer: Record<string, unknown> = {}) {
+  const seen: Seen[] = []
+  server.use(
+    http.all(`${API}/api/v1/*`, async ({ request }) => {
+      const text = await request.text()
+      seen.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        authorization: request.headers.get('authorization'),
+        contentType: request.headers.get('content-type'),
+        body: text === '' ? undefined : JSON.parse(text),
+      })
+      return HttpResponse.json(answer)
+    }),
+  )
+  return seen
+}
+
+const client = () => new EchoClient({ apiKey: 'key-1', apiUrl: API })
+
+describe('EchoClient', () => {
+  it('refuses to be built without an API key or a token provider', () => {
+    expect(() => new EchoClient({})).toThrow(new Error('No API key or token provider provided'))
+  })
+
+  it('refuses an apiUrl that is not an absolute http(s) URL, naming it', () => {
+    expect(() => new EchoClient({ apiKey: 'k', apiUrl: 'echo.test' })).toThrow('EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"')
+  })
+
+  it.each([
+    ['apps.list', (c: EchoClient) => c.apps.list(), 'GET', '/api/v1/apps', undefined],
+    ['apps.get', (c: EchoClient) => c.apps.get('app/1'), 'GET', '/api/v1/apps/app%2F1', undefined],
+    ['balance.get', (c: EchoClient) => c.balance.get(), 'GET', '/api/v1/balance', undefined],
+    ['balance.getFree', (c: EchoClient) => c.balance.getFree('app-1'), 'POST', '/api/v1/balance/free', { echoAppId: 'app-1' }],
+    ['models.supported', (c: EchoClient) => c.models.supported(), 'GET', '/api/v1/supported-models', undefined],
+    [
+      'payments.createPaymentLink',
+      (c: EchoClient) => c.payments.createPaymentLink({ amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' }),
+      'POST',
+      '/api/v1/stripe/payment-link',
+      { amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' },
+    ],
+    ['users.get', (c: EchoClient) => c.users.get(), 'GET', '/api/v1/user', undefined],
+    [
+      'users.registerReferral',
+      (c: EchoClient) => c.users.registerReferral({ echoAppId: 'app-1', code: 'FRIEND' }),
+      'POST',
+      '/api/v1/user/referral',
+      { echoAppId: 'app-1', code: 'FRIEND' },
+    ],
+  ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
+    const seen = recordCalls({ apps: [] })
+    await call(client())
+    expect(seen).toEqual([
+      { method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body },
+    ])
+  })
+
+  it('returns the answer as parsed JSON', async () => {
+    recordCalls({ totalPaid: 12, totalSpent: 2, balance: 10, currency: 'USD' })
+    await expect(client().balance.get()).resolves.toEqual({ totalPaid: 12, totalSpent: 2, balance: 10, currency: 'USD' })
+  })
+
+  it('returns the app list as { apps } whether the server sends { apps } or a page of { items }', async () => {
+    const app = { id: 'a1', name: 'Demo' }
+    recordCalls({ items: [app], page: 0, page_size: 10, total_count: 1, has_next: false })
+    await expect(client().apps.list()).resolves.toEqual({ apps: [app] })
+    recordCalls({ apps: [app] })
+    await expect(client().apps.list()).resolves.toEqual({ apps: [app] })
+  })
+
+  describe('payment links', () => {
+    it('describe the payment as Echo Credits unless told otherwise', async () => {
+      const seen = recordCalls({ paymentLink: { url: 'https://pay.test/1' } })
+      await client().payments.createPaymentLink({ amount: 5, successUrl: 'https://app.test' })
+      expect(seen[0]?.body).toEqual({ amount: 5, description: 'Echo Credits', successUrl: 'https://app.test' })
+    })
+
+    it('leave out the success URL when there is no page origin to default it to', async () => {
+      const seen = recordCalls({ paymentLink: { url: 'https://pay.test/1' } })
+      await client().payments.createPaymentLink({ amount: 1 })
+      expect(seen[0]?.body).toEqual({ amount: 1, description: 'Echo Credits' })
+    })
+
+    it.each([0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, '10'])('refuse an amount of %s before sending anything', async (amount) => {
+      const seen = recordCalls()
+      await expect(client().payments.createPaymentLink({ amount: amount as number })).rejects.toThrow(
+        `The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`,
+      )
+      expect(seen).toEqual([])
+    })
+  })
+
+  it('refuses an empty app id before sending anything', async () => {
+    const seen = recordCalls()
+    await expect(client().apps.get('')).rejects.toThrow('apps.get needs id as a non-empty string (got "")')
+    expect(seen).toEqual([])
+  })
+
+  describe('errors (SPEC §8)', () => {
+    it('a non-OK answer is HTTP_<status> with the body text as message, the status and the endpoint kept', async () => {
+      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.json({ message: 'Internal' }, { status: 500 })))
+      const error = await client().balance.get().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(EchoError)
+      expect((error as EchoError).toJSON()).toEqual({
+        code: 'HTTP_500',
+        message: '{"message":"Internal"} while fetching balance',
+        statusCode: 500,
+        endpoint: '/api/v1/balance',
+      })
+    })
+
+    it('a non-OK answer with an empty body says its status instead', async () => {
+      server.use(http.get(`${API}/api/v1/user`, () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })))
+      await expect(client().users.get()).rejects.toMatchObject({ code: 'HTTP_503', message: 'HTTP 503 Service Unavailable while fetching user' })
+    })
+
+    it('a 401 with an API key is final: HTTP_401, nothing refreshed or retried', async () => {
+      let calls = 0
+      server.use(
+        http.get(`${API}/api/v1/balance`, () => {
+          calls += 1
+          return HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
+        }),
+      )
+      await expect(client().balance.get()).rejects.toMatchObject({ code: 'HTTP_401', statusCode: 401 })
+      expect(calls).toBe(1)
+    })
+
+    it('a request that gets no answer is NETWORK_ERROR', async () => {
+      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.error()))
+      await expect(client().balance.get()).rejects.toMatchObject({
+        code: 'NETWORK_ERROR',
+        message: 'Network error while fetching balance',
+        endpoint: '/api/v1/balance',
+      })
+    })
+
+    it('an answer that is not JSON is UNKNOWN_ERROR', async () => {
+      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.text('<html>oops</html>')))
+      await expect(client().balance.get()).rejects.toMatchObject({
+        code: 'UNKNOWN_ERROR',
+        message: 'Echo answered with a body that is not JSON while fetching balance',
+      })
+    })
+
+    it('a call with no token fails at once with Not authenticated, sending nothing', async () => {
+      const seen = recordCalls()
+      const signedOut = new EchoClient({
+        apiUrl: API,
+        tokenProvider: { getAccessToken: () => Promise.resolve(null), refreshToken: () => Promise.resolve() },
+      })
+      await expect(signedOut.balance.get()).rejects.toMatchObject({ message: 'Not authenticated while fetching balance' })
+      expect(seen).toEqual([])
+    })
+
+    it('an aborted call rejects with an abort error that isAbortError() tells apart', async () => {
+      server.use(http.get(`${API}/api/v1/balance`, () => new Promise<never>(() => undefined)))
+      const controller = new AbortController()
+      const pending = client().balance.get({ signal: controller.signal })
+      controller.abort()
+      const error = await pending.catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', message: 'Request aborted while fetching balance' })
+      expect((error as EchoError).cause).toMatchObject({ name: 'AbortError' })
+    })
+  })
+})

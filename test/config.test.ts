@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+
+import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig, type EchoConfig } from '../src/client'
+
+describe('resolveConfig', () => {
+  it('fills the three defaults and takes the page origin as redirect URI', () => {
+    expect(resolveConfig({ appId: 'app-1' }, { origin: 'http://localhost:5173' })).toEqual({
+      appId: 'app-1',
+      apiUrl: 'https://echo.merit.systems',
+      redirectUri: 'http://localhost:5173',
+      scope: 'llm:invoke offline_access',
+      baseRouterUrl: 'https://echo.router.merit.systems',
+    })
+    expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
+      'https://echo.merit.systems',
+      'https://echo.router.merit.systems',
+      'llm:invoke offline_access',
+    ])
+  })
+
+  it('keeps what the app gives, without trailing slashes on the hosts', () => {
+    const config: EchoConfig = {
+      appId: 'app-1',
+      apiUrl: 'http://127.0.0.1:8787/',
+      baseRouterUrl: 'http://127.0.0.1:8788//',
+      redirectUri: 'http://localhost:3000/callback/',
+      scope: 'llm:invoke',
+    }
+    expect(resolveConfig(config)).toEqual({
+      appId: 'app-1',
+      apiUrl: 'http://127.0.0.1:8787',
+      baseRouterUrl: 'http://127.0.0.1:8788',
+      redirectUri: 'http://localhost:3000/callback/',
+      scope: 'llm:invoke',
+    })
+  })
+
+  it.each([undefined, '', '   ', 42])('refuses an appId of %j, naming the field and the value', (appId) => {
+    expect(() => resolveConfig({ appId } as unknown as EchoConfig, { origin: 'http://localhost' })).toThrow(
+      `EchoConfig.appId is required: pass your app's id from the Echo dashboard (got ${typeof appId === 'string' ? JSON.stringify(appId) : String(appId)})`,
+    )
+  })
+
+  it.each([
+    ['apiUrl', 'echo.merit.systems'],
+    ['apiUrl', 'ftp://echo.test'],
+    ['baseRouterUrl', '/router'],
+    ['redirectUri', 'javascript:alert(1)'],
+  ] as const)('refuses a %s of %j that is not an absolute http(s) URL', (field, value) => {
+    expect(() => resolveConfig({ appId: 'a', [field]: value }, { origin: 'http://localhost' })).toThrow(
+      `EchoConfig.${field} must be an absolute http(s) URL, got ${JSON.stringify(value)}`,
+    )
+  })
+
+  it('asks for a redirect URI where there is no page to default it to', () => {
+    expect(() => resolveConfig({ appId: 'a' }, { origin: undefined })).toThrow(/EchoConfig\.redirectUri is required outside a browser/)
+  })
+
+  it('refuses a config that is not an object', () => {
+    expect(() => resolveConfig(null as unknown as EchoConfig)).toThrow('EchoConfig must be an object with at least an appId, got null')
+  })
+})

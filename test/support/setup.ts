@@ -1,0 +1,7 @@
+import { afterAll, afterEach, beforeAll } from 'vitest'
+
+import { server } from './server'
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
