@@ -61,6 +61,13 @@ export class EchoError extends Error {
     return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, ...withAction(action) })
   }
 
+  /** An `EchoError` again from its plain data (from Redux state, an RTK Query `unwrap()`, a log). */
+  static fromJSON(data: EchoErrorData): EchoError {
+    if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
+    const { code = 'UNKNOWN_ERROR', message, statusCode, endpoint } = data
+    return new EchoError({ code, message, ...(statusCode === undefined ? {} : { statusCode }), ...withEndpoint(endpoint) })
+  }
+
   /** The `NETWORK_ERROR` for a request that got no answer at all (`fetch` rejected). */
   static network(cause: unknown, endpoint?: string): EchoError {
     return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, ...withEndpoint(endpoint) })

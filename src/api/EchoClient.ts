@@ -1,6 +1,7 @@
-import { DEFAULT_API_URL, httpUrl, pageOrigin } from '../config'
+import { DEFAULT_API_URL, httpUrl } from '../config'
 import { createAuthorizedSend, type AuthorizedSend } from './authorizedFetch'
 import type { RefreshCoordinatorOptions } from './refreshCoordinator'
+import { echoRequests, toAppList } from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import type { FetchFunction, TokenProvider } from './tokenProvider'
 import type {
@@ -15,9 +16,6 @@ import type {
   ReferralResponse,
   SupportedModelsResponse,
 } from './wireTypes'
-
-/** The payment description when the caller gives none (SPEC §5). */
-export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'
 
 /** Options of {@link EchoClient}: an API key, or a token provider for a signed-in user. */
 export interface EchoClientOptions extends RefreshCoordinatorOptions {
@@ -35,11 +33,6 @@ export interface EchoClientOptions extends RefreshCoordinatorOptions {
 export interface RequestOptions {
   /** Cancels the call; it then rejects with an `EchoError` for which `isAbortError()` is true. */
   signal?: AbortSignal
-}
-
-/** The list answer as the live server sends it (DESIGN §8); SPEC §7 gives `{ apps }`. */
-interface PagedApps {
-  items: EchoApp[]
 }
 
 /**
@@ -86,58 +79,24 @@ export class EchoClient {
       requestJson<T>(sendAuthorized, baseUrl, { ...request, signal })
 
     this.apps = {
-      list: async (options) => {
-        const answer = await call<AppList | PagedApps>({ method: 'GET', path: '/api/v1/apps', action: 'listing apps' }, options)
-        return { apps: 'apps' in answer ? answer.apps : answer.items }
-      },
-      get: async (id, options) =>
-        call({ method: 'GET', path: `/api/v1/apps/${encodeURIComponent(requireText('id', id, 'apps.get'))}`, action: 'fetching app' }, options),
+      list: async (options) => toAppList(await call(echoRequests.listApps(), options)),
+      get: async (id, options) => call(echoRequests.getApp(id), options),
     }
     this.balance = {
-      get: async (options) => call({ method: 'GET', path: '/api/v1/balance', action: 'fetching balance' }, options),
-      getFree: async (echoAppId, options) =>
-        call(
-          {
-            method: 'POST',
-            path: '/api/v1/balance/free',
-            body: { echoAppId: requireText('echoAppId', echoAppId, 'balance.getFree') },
-            action: 'fetching free-tier balance',
-          },
-          options,
-        ),
+      get: async (options) => call(echoRequests.getBalance(), options),
+      getFree: async (echoAppId, options) => call(echoRequests.getFreeBalance(echoAppId), options),
     }
     this.models = {
-      supported: async (options) => call({ method: 'GET', path: '/api/v1/supported-models', action: 'fetching supported models' }, options),
+      supported: async (options) => call(echoRequests.getSupportedModels(), options),
     }
     this.payments = {
-      createPaymentLink: async (request, options) =>
-        call({ method: 'POST', path: '/api/v1/stripe/payment-link', body: paymentLinkBody(request), action: 'creating payment link' }, options),
+      createPaymentLink: async (request, options) => call(echoRequests.createPaymentLink(request), options),
     }
     this.users = {
-      get: async (options) => call({ method: 'GET', path: '/api/v1/user', action: 'fetching user' }, options),
-      registerReferral: async ({ echoAppId, code }, options) =>
-        call(
-          {
-            method: 'POST',
-            path: '/api/v1/user/referral',
-            body: { echoAppId: requireText('echoAppId', echoAppId, 'users.registerReferral'), code: requireText('code', code, 'users.registerReferral') },
-            action: 'registering referral',
-          },
-          options,
-        ),
+      get: async (options) => call(echoRequests.getUser(), options),
+      registerReferral: async (request, options) => call(echoRequests.registerReferral(request), options),
     }
   }
-}
-
-/**
- * The body of a payment-link request with its defaults; refuses an amount that cannot be charged.
- * @internal
- */
-export function paymentLinkBody({ amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() }: PaymentLinkRequest): PaymentLinkRequest {
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
-    throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
-  }
-  return successUrl === undefined ? { amount, description } : { amount, description, successUrl }
 }
 
 function apiKeyTokens(apiKey: string): TokenProvider {
@@ -145,11 +104,4 @@ function apiKeyTokens(apiKey: string): TokenProvider {
     getAccessToken: () => Promise.resolve(apiKey),
     refreshToken: () => Promise.reject(new Error('An API key cannot be refreshed')),
   }
-}
-
-function requireText(field: string, value: unknown, call: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`${call} needs ${field} as a non-empty string (got ${JSON.stringify(value) ?? String(value)})`)
-  }
-  return value
 }

@@ -1,0 +1,72 @@
+import { pageOrigin } from '../config'
+import type { JsonRequest } from './requestJson'
+import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
+
+/** The payment description when the caller gives none (SPEC §5). */
+export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'
+
+/** The list answer as the live server sends it (DESIGN §8); SPEC §7 gives `{ apps }`. */
+interface PagedApps {
+  items: EchoApp[]
+}
+
+/**
+ * The eight calls of SPEC §7 as request descriptions, shared by `EchoClient` and the RTK Query API.
+ * Each checks its input and throws before anything is sent.
+ * @internal
+ */
+export const echoRequests = {
+  listApps: (): JsonRequest => ({ method: 'GET', path: '/api/v1/apps', action: 'listing apps' }),
+  getApp: (id: string): JsonRequest => ({
+    method: 'GET',
+    path: `/api/v1/apps/${encodeURIComponent(requireText('id', id, 'apps.get'))}`,
+    action: 'fetching app',
+  }),
+  getBalance: (): JsonRequest => ({ method: 'GET', path: '/api/v1/balance', action: 'fetching balance' }),
+  getFreeBalance: (echoAppId: string): JsonRequest => ({
+    method: 'POST',
+    path: '/api/v1/balance/free',
+    body: { echoAppId: requireText('echoAppId', echoAppId, 'balance.getFree') },
+    action: 'fetching free-tier balance',
+  }),
+  getSupportedModels: (): JsonRequest => ({ method: 'GET', path: '/api/v1/supported-models', action: 'fetching supported models' }),
+  createPaymentLink: (request: PaymentLinkRequest): JsonRequest => ({
+    method: 'POST',
+    path: '/api/v1/stripe/payment-link',
+    body: paymentLinkBody(request),
+    action: 'creating payment link',
+  }),
+  getUser: (): JsonRequest => ({ method: 'GET', path: '/api/v1/user', action: 'fetching user' }),
+  registerReferral: ({ echoAppId, code }: ReferralRequest): JsonRequest => ({
+    method: 'POST',
+    path: '/api/v1/user/referral',
+    body: {
+      echoAppId: requireText('echoAppId', echoAppId, 'users.registerReferral'),
+      code: requireText('code', code, 'users.registerReferral'),
+    },
+    action: 'registering referral',
+  }),
+}
+
+/** `{ apps }` from either answer the server may give. @internal */
+export function toAppList(answer: AppList | PagedApps): AppList {
+  return { apps: 'apps' in answer ? answer.apps : answer.items }
+}
+
+/**
+ * The body of a payment-link request with its defaults; refuses an amount that cannot be charged.
+ * @internal
+ */
+export function paymentLinkBody({ amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() }: PaymentLinkRequest): PaymentLinkRequest {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
+    throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
+  }
+  return successUrl === undefined ? { amount, description } : { amount, description, successUrl }
+}
+
+function requireText(field: string, value: unknown, call: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`${call} needs ${field} as a non-empty string (got ${JSON.stringify(value) ?? String(value)})`)
+  }
+  return value
+}

@@ -1,0 +1,44 @@
+import type { AuthorizedSend } from './authorizedFetch'
+
+const GET_ECHO_SESSION = 'echo/getSession'
+
+/** What the RTK Query baseQuery needs of its store's session. */
+export interface EchoSessionPort {
+  readonly apiUrl: string
+  readonly appId: string
+  readonly sendAuthorized: AuthorizedSend
+}
+
+/** The private request the session middleware answers with the store's session (as `addListener` answers with its unsubscribe). */
+export interface GetEchoSessionAction {
+  type: typeof GET_ECHO_SESSION
+  [extra: string]: unknown
+}
+
+/** @internal */
+export const getEchoSession = (): GetEchoSessionAction => ({ type: GET_ECHO_SESSION })
+
+/** @internal */
+export function isGetEchoSession(action: unknown): action is GetEchoSessionAction {
+  return typeof action === 'object' && action !== null && (action as { type?: unknown }).type === GET_ECHO_SESSION
+}
+
+/** The message for a store that was not set up with echo-rtk's middleware. */
+export const MISSING_MIDDLEWARE =
+  'echo-rtk: this store has no echoMiddleware. Add it: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+
+/** The message for a store whose session was never started. */
+export const NO_SESSION =
+  'echo-rtk: this store has no Echo session yet. Render it inside <EchoProvider config={...} store={store}>, or dispatch startEchoSession(config) once'
+
+/**
+ * The session of the store behind `dispatch`, asked for through the middleware; throws a message
+ * that says what to add when the store lacks it.
+ * @internal
+ */
+export function echoSessionOf<Session extends EchoSessionPort = EchoSessionPort>(dispatch: (action: GetEchoSessionAction) => unknown): Session {
+  const answer = dispatch(getEchoSession())
+  if (isGetEchoSession(answer)) throw new Error(MISSING_MIDDLEWARE)
+  if (answer === undefined || answer === null) throw new Error(NO_SESSION)
+  return answer as Session
+}

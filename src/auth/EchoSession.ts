@@ -1,0 +1,349 @@
+import { User, UserManager, type INavigator } from 'oidc-client-ts'
+
+import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
+import { EchoClient } from '../api/EchoClient'
+import { RefreshCoordinator } from '../api/refreshCoordinator'
+import type { ResolvedEchoConfig } from '../config'
+import { EchoError, type EchoErrorData } from '../errors'
+import { readSignInCallback, withoutSignInParams } from './callbackUrl'
+import { withCrossTabLock } from './crossTabLock'
+import { toEchoUser, type EchoUser, type UserInfoClaims } from './echoUser'
+import type { EchoEnvironment } from './environment'
+import { oidcSettings, storedUserKey } from './oidcSettings'
+import { renewDelayMs } from './renewSchedule'
+
+/** What the store is told when someone is signed in. */
+export interface SessionSnapshot {
+  user: EchoUser
+  accessToken: string
+  /** Epoch milliseconds. */
+  expiresAt: number
+}
+
+/** How the session tells its store what happened; the store's middleware turns these into actions. */
+export interface SessionReporter {
+  signInStarted(): void
+  signedIn(snapshot: SessionSnapshot): void
+  signInFailed(error: EchoErrorData): void
+  tokenRefreshStarted(): void
+  tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
+  signedOut(): void
+}
+
+/** What tabs say to each other on the session's BroadcastChannel. */
+type TabMessage = { type: 'tokens'; user: string }
+
+/**
+ * One store's OIDC session over oidc-client-ts: sign-in redirect with PKCE, the callback completed
+ * once, start-up restore, the profile, the renew timer, cross-tab hand-over, and sign-out. Every
+ * refresh goes through its one `RefreshCoordinator`.
+ */
+export class EchoSession {
+  readonly config: ResolvedEchoConfig
+  /** The `EchoClient` of this session: its calls share the session's single refresh. */
+  readonly client: EchoClient
+  /** The authorized fetch of this session, for the RTK Query baseQuery and the router. */
+  readonly sendAuthorized: AuthorizedSend
+  readonly coordinator: RefreshCoordinator
+  readonly #env: EchoEnvironment
+  readonly #report: SessionReporter
+  readonly #userManager: UserManager
+  readonly #userKey: string
+  readonly #lockName: string
+  #user: User | null = null
+  #lifetimeMs = 0
+  /** The user id the store was last told is signed in. */
+  #announcedUserId: string | null = null
+  /** The newest tokens another tab handed over on the channel. */
+  #handedOver: User | null = null
+  /** Bumped at every sign-out: a refresh that began before it must not bring the user back. */
+  #generation = 0
+  #initialized = false
+  #renewTimer: unknown
+  #channel: BroadcastChannel | undefined
+  #teardown: (() => void)[] = []
+  #callback: Promise<void> | undefined
+
+  constructor(config: ResolvedEchoConfig, report: SessionReporter, env: EchoEnvironment) {
+    this.config = config
+    this.#env = env
+    this.#report = report
+    this.#userKey = storedUserKey(config)
+    this.#lockName = `echo-rtk:refresh:${config.apiUrl}:${config.appId}`
+    this.#userManager = new UserManager(oidcSettings(config, env.storage), this.#redirectNavigator())
+    this.coordinator = new RefreshCoordinator({
+      getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
+      refreshToken: () => this.#renew(),
+      onRefreshError: (error) => void this.#refreshFailed(error),
+    })
+    this.client = new EchoClient({ tokenProvider: this.coordinator, apiUrl: config.apiUrl, fetch: env.fetch })
+    this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
+  }
+
+  get apiUrl(): string {
+    return this.config.apiUrl
+  }
+
+  get appId(): string {
+    return this.config.appId
+  }
+
+  /** Resolves when a sign-in coming back in the address bar has been completed (or has failed). */
+  get signInCallback(): Promise<void> {
+    return this.#callback ?? Promise.resolve()
+  }
+
+  /**
+   * Starts listening to the other tabs and the renew timer; the first time, also reads the address
+   * bar for a sign-in coming back, or storage for a saved user. Safe to call again after `stop()`
+   * (React StrictMode does): nothing is read or exchanged twice.
+   */
+  start(): void {
+    if (this.#teardown.length > 0) return
+    this.#listen()
+    if (this.#initialized) return this.#scheduleRenew()
+    this.#initialized = true
+    const callback = readSignInCallback(this.#env.location.href)
+    if (callback !== null && this.#ownsSignInState(callback.state)) {
+      if (callback.kind === 'code') return this.#completeSignIn(this.#env.location.href)
+      return this.#refuseSignIn(callback.state, callback.error, callback.description)
+    }
+    this.#restore()
+  }
+
+  /** Stops listening and the renew timer; the session keeps its user and can start again. */
+  stop(): void {
+    for (const remove of this.#teardown.splice(0)) remove()
+    this.#env.clearTimeout(this.#renewTimer)
+  }
+
+  /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
+  async signIn(): Promise<void> {
+    this.#report.signInStarted()
+    try {
+      await this.#userManager.signinRedirect()
+    } catch (error) {
+      const failure = EchoError.from(error, 'starting sign-in')
+      this.#report.signInFailed(failure.toJSON())
+      throw failure
+    }
+  }
+
+  /** Forgets the user in this tab and, through storage, in the others. */
+  async signOut(): Promise<void> {
+    await this.#forget({ removeStored: true })
+    this.#report.signedOut()
+  }
+
+  /** The access token, refreshed first through the coordinator if it has expired; `null` when signed out. */
+  async getToken(): Promise<string | null> {
+    const user = this.#user
+    if (user === null) return null
+    if (!this.#isExpired(user)) return user.access_token
+    return this.coordinator.tokenAfter(user.access_token).catch(() => null)
+  }
+
+  #redirectNavigator(): INavigator {
+    return {
+      prepare: () =>
+        Promise.resolve({
+          navigate: ({ url }) => {
+            this.#env.navigate(url)
+            return Promise.resolve({ url })
+          },
+          close: () => undefined,
+        }),
+      callback: () => Promise.resolve(),
+    }
+  }
+
+  #listen(): void {
+    this.#teardown.push(this.#env.onStorage((event) => this.#onStorage(event)))
+    const channel = this.#env.openChannel?.(this.#lockName)
+    if (channel !== undefined) {
+      const onMessage = (event: MessageEvent<TabMessage>) => this.#onTabMessage(event.data)
+      channel.addEventListener('message', onMessage)
+      this.#channel = channel
+      this.#teardown.push(() => {
+        channel.removeEventListener('message', onMessage)
+        channel.close()
+        this.#channel = undefined
+      })
+    }
+  }
+
+  /** A sign-in answer in the URL is ours only if we started it: its state is in our storage. */
+  #ownsSignInState(state: string): boolean {
+    try {
+      const stored = JSON.parse(this.#env.storage.getItem(`oidc.${state}`) ?? 'null') as { client_id?: unknown } | null
+      return stored?.client_id === this.config.appId
+    } catch {
+      return false
+    }
+  }
+
+  #completeSignIn(href: string): void {
+    // The address bar is cleaned before the exchange starts, so no later mount sees the code again.
+    this.#cleanAddressBar(href)
+    this.#report.signInStarted()
+    this.#callback = (async () => {
+      try {
+        const user = await this.#userManager.signinRedirectCallback(href)
+        user.profile = { ...user.profile, ...(await this.#fetchUserInfo(user.access_token)) } as User['profile']
+        await this.#userManager.storeUser(user)
+        this.#adopt(user)
+      } catch (error) {
+        await this.#userManager.removeUser()
+        this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON())
+      }
+    })()
+  }
+
+  #refuseSignIn(state: string, error: string, description: string | null): void {
+    this.#cleanAddressBar(this.#env.location.href)
+    this.#env.storage.removeItem(`oidc.${state}`)
+    const reason = description === null ? error : `${description} (${error})`
+    this.#report.signInFailed({ code: 'UNKNOWN_ERROR', message: `Sign-in was refused: ${reason}` })
+  }
+
+  #cleanAddressBar(href: string): void {
+    this.#env.history.replaceState(this.#env.history.state, '', withoutSignInParams(href))
+  }
+
+  /** Echo issues no id_token, so oidc-client-ts loads no profile: read it from userinfo. */
+  async #fetchUserInfo(accessToken: string): Promise<UserInfoClaims> {
+    const endpoint = '/api/oauth/userinfo'
+    const response = await this.#env.fetch(`${this.config.apiUrl}${endpoint}`, { headers: { Authorization: `Bearer ${accessToken}` } })
+    if (!response.ok) throw EchoError.from(await EchoError.fromResponse(response, endpoint), 'loading the user profile')
+    const claims = (await response.json()) as Partial<UserInfoClaims>
+    if (typeof claims.sub !== 'string' || claims.sub === '') {
+      throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The userinfo answer has no subject', endpoint, action: 'loading the user profile' })
+    }
+    return claims as UserInfoClaims
+  }
+
+  /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
+  #restore(): void {
+    const stored = this.#readStoredUser()
+    if (stored === null) return this.#report.signedOut()
+    if (!this.#isExpired(stored)) return this.#adopt(stored)
+    this.#user = stored
+    // A failure is handled by the coordinator's onRefreshError: logged, cleaned up, signed out.
+    this.coordinator.refreshToken().catch(() => undefined)
+  }
+
+  /** Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. */
+  #adopt(user: User): void {
+    const expiresAt = (user.expires_at ?? 0) * 1000
+    this.#user = user
+    this.#lifetimeMs = Math.max(expiresAt - this.#env.now(), 0)
+    const echoUser = toEchoUser(user.profile)
+    if (this.#announcedUserId === echoUser.id) {
+      this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
+    } else {
+      this.#announcedUserId = echoUser.id
+      this.#report.signedIn({ user: echoUser, accessToken: user.access_token, expiresAt })
+    }
+    this.#scheduleRenew()
+  }
+
+  #scheduleRenew(): void {
+    this.#env.clearTimeout(this.#renewTimer)
+    const user = this.#user
+    if (user === null || this.#teardown.length === 0) return
+    const delay = renewDelayMs({ expiresAt: (user.expires_at ?? 0) * 1000, lifetimeMs: this.#lifetimeMs, now: this.#env.now() })
+    this.#renewTimer = this.#env.setTimeout(() => {
+      this.coordinator.refreshToken().catch(() => undefined)
+    }, delay)
+  }
+
+  /** The refresh itself, run by the coordinator: one at a time in this tab, and across tabs under a lock. */
+  async #renew(): Promise<string> {
+    const generation = this.#generation
+    const stale = this.#user
+    this.#report.tokenRefreshStarted()
+    const renewed = await withCrossTabLock(this.#env.locks, this.#lockName, async () => {
+      const stored = this.#readStoredUser()
+      const newest = newestUser([stored, this.#handedOver, this.#user])
+      // Another tab rotated the tokens while we waited for the lock: use theirs, never present a spent refresh token.
+      if (newest !== null && newest.access_token !== stale?.access_token && !this.#isExpired(newest)) return newest
+      if (!newest?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
+      if (newest !== stored) await this.#userManager.storeUser(newest)
+      const user = await this.#userManager.signinSilent()
+      if (!user?.access_token || user.access_token === stale?.access_token) throw new Error('Silent renew did not yield a new access token')
+      this.#channel?.postMessage({ type: 'tokens', user: user.toStorageString() } satisfies TabMessage)
+      return user
+    })
+    if (generation !== this.#generation) {
+      // Signed out (or given up on) while the refresh ran: what it stored must not outlive the sign-out.
+      await this.#userManager.removeUser()
+      throw new Error('The session ended while its token was being refreshed')
+    }
+    this.#adopt(renewed)
+    return renewed.access_token
+  }
+
+  /** DESIGN §2: log, remove the stored user and stale state, sign out. */
+  async #refreshFailed(error: Error): Promise<void> {
+    this.#env.logError('Token refresh failed:', error)
+    await this.#forget({ removeStored: true })
+    this.#report.signedOut()
+  }
+
+  async #forget({ removeStored }: { removeStored: boolean }): Promise<void> {
+    this.#generation += 1
+    this.#user = null
+    this.#announcedUserId = null
+    this.#handedOver = null
+    this.#env.clearTimeout(this.#renewTimer)
+    if (removeStored) {
+      await this.#userManager.removeUser()
+      await this.#userManager.clearStaleState()
+    }
+  }
+
+  /** Another tab signed in, refreshed or signed out. */
+  #onStorage(event: StorageEvent): void {
+    if (event.key !== null && event.key !== this.#userKey) return
+    const stored = this.#readStoredUser()
+    if (stored === null) {
+      if (this.#user === null) return
+      void this.#forget({ removeStored: false })
+      this.#report.signedOut()
+      return
+    }
+    if (!this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
+  }
+
+  #onTabMessage(message: TabMessage): void {
+    if (message?.type !== 'tokens') return
+    const user = User.fromStorageString(message.user)
+    this.#handedOver = newestUser([user, this.#handedOver])
+    if (this.#user !== null && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
+  }
+
+  #readStoredUser(): User | null {
+    const text = this.#env.storage.getItem(this.#userKey)
+    if (text === null) return null
+    try {
+      return User.fromStorageString(text)
+    } catch {
+      this.#env.storage.removeItem(this.#userKey)
+      return null
+    }
+  }
+
+  #isExpired(user: User): boolean {
+    return (user.expires_at ?? 0) * 1000 <= this.#env.now()
+  }
+}
+
+function isNewer(candidate: User, than: User | null): boolean {
+  return than === null || (candidate.access_token !== than.access_token && (candidate.expires_at ?? 0) >= (than.expires_at ?? 0))
+}
+
+function newestUser(users: (User | null)[]): User | null {
+  let newest: User | null = null
+  for (const user of users) if (user !== null && (newest === null || (user.expires_at ?? 0) > (newest.expires_at ?? 0))) newest = user
+  return newest
+}

@@ -1,0 +1,50 @@
+import type { FetchFunction } from '../api/tokenProvider'
+
+/**
+ * Everything the session touches outside itself, as a parameter: the browser by default, fakes in
+ * tests, and never read at import time (so server rendering and `echo-rtk/client` stay clean).
+ */
+export interface EchoEnvironment {
+  /** The page's address, read at start for a sign-in coming back. */
+  location: { readonly href: string }
+  history: { readonly state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void }
+  /** Where the user and the sign-in state are kept: `localStorage` (SPEC §9). */
+  storage: Storage
+  /** Leaves the page for Echo's sign-in. */
+  navigate(url: string): void
+  fetch: FetchFunction
+  /** Web Locks, where the browser has them; refreshes are serialized across tabs under one. */
+  locks: Pick<LockManager, 'request'> | undefined
+  /** Opens the channel tabs hand rotated tokens over on; `undefined` where there is none. */
+  openChannel: ((name: string) => BroadcastChannel) | undefined
+  /** Subscribes to `storage` events (other tabs' writes); returns the unsubscribe. */
+  onStorage(listener: (event: StorageEvent) => void): () => void
+  now(): number
+  setTimeout(run: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+  /** Where a failed refresh is logged. */
+  logError(message: string, error: unknown): void
+}
+
+/** The real browser, read when a session starts. */
+export function browserEnvironment(): EchoEnvironment {
+  const { location, history, localStorage } = window
+  const locks = typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : undefined
+  return {
+    location,
+    history,
+    storage: localStorage,
+    navigate: (url) => location.assign(url),
+    fetch: (input, init) => globalThis.fetch(input, init),
+    locks,
+    openChannel: typeof BroadcastChannel === 'function' ? (name) => new BroadcastChannel(name) : undefined,
+    onStorage: (listener) => {
+      window.addEventListener('storage', listener)
+      return () => window.removeEventListener('storage', listener)
+    },
+    now: () => Date.now(),
+    setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
+    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+    logError: (message, error) => console.error(message, error),
+  }
+}

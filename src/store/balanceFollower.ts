@@ -1,0 +1,46 @@
+import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
+
+import { echoApi } from '../api/echoApi'
+import { signedIn, signedOut, signInFailed } from './authSlice'
+
+interface Subscription {
+  unsubscribe(): void
+}
+
+/**
+ * Keeps the balance loaded while someone is signed in: subscribes to `getBalance` and
+ * `getFreeBalance` at sign-in, and on sign-out or a change of user drops them and resets the API
+ * cache, so one user's data never shows for the next.
+ */
+export class BalanceFollower {
+  readonly #dispatch: Dispatch
+  #subscriptions: Subscription[] = []
+  #userId: string | null = null
+
+  constructor(dispatch: Dispatch) {
+    this.#dispatch = dispatch
+  }
+
+  /** Called after every action has reached the reducers. */
+  follow(action: UnknownAction, appId: string | undefined): void {
+    if (signedIn.match(action)) {
+      if (action.payload.user.id === this.#userId) return
+      this.#clear()
+      if (appId === undefined) return
+      this.#userId = action.payload.user.id
+      this.#subscriptions = [
+        this.#dispatch(echoApi.endpoints.getBalance.initiate() as unknown as UnknownAction) as unknown as Subscription,
+        this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId) as unknown as UnknownAction) as unknown as Subscription,
+      ]
+    } else if (signedOut.match(action) || signInFailed.match(action)) {
+      this.#clear()
+    }
+  }
+
+  #clear(): void {
+    if (this.#userId === null && this.#subscriptions.length === 0) return
+    for (const subscription of this.#subscriptions.splice(0)) subscription.unsubscribe()
+    this.#userId = null
+    this.#dispatch(echoApi.util.resetApiState())
+  }
+}

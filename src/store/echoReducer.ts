@@ -1,0 +1,28 @@
+import { combineReducers } from '@reduxjs/toolkit'
+
+import { echoApi } from '../api/echoApi'
+import { authSlice, type AuthState } from './authSlice'
+import { balanceSlice, type BalanceState } from './balanceSlice'
+
+/** echo-rtk's own state, mounted at `echo`. */
+export interface EchoState {
+  auth: AuthState
+  balance: BalanceState
+}
+
+/** The auth and balance slices; mount it at `echo`. */
+export const echoReducer = combineReducers({ auth: authSlice.reducer, balance: balanceSlice.reducer })
+
+/**
+ * Both reducers echo-rtk needs, under the keys it expects: spread them into your store's reducer.
+ *
+ * @example
+ * configureStore({ reducer: { ...echoReducers, todos }, middleware: (gDM) => gDM().concat(echoMiddleware) })
+ */
+export const echoReducers = { echo: echoReducer, [echoApi.reducerPath]: echoApi.reducer } as const
+
+/** The part of a store's state that echo-rtk owns. Your `RootState` extends it. */
+export interface EchoRootState {
+  echo: EchoState
+  echoApi: ReturnType<typeof echoApi.reducer>
+}

@@ -1,0 +1,91 @@
+import { createAction, type Dispatch, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+
+import { echoApi } from '../api/echoApi'
+import { isGetEchoSession } from '../api/echoSessionPort'
+import { EchoSession, type SessionReporter } from '../auth/EchoSession'
+import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
+import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
+import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
+import { BalanceFollower } from './balanceFollower'
+
+/**
+ * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
+ * session middleware answers it; `<EchoProvider>` and `createEchoStore` dispatch it for you.
+ */
+export const startEchoSession = createAction<EchoConfig>('echo/startSession')
+/** Stops the session's timers and listeners; it can be started again. */
+export const stopEchoSession = createAction('echo/stopSession')
+
+/** Options of {@link createEchoMiddleware}. */
+export interface EchoMiddlewareOptions {
+  /** Replaces parts of the browser the session uses (storage, fetch, timers, ...): for tests. */
+  environment?: Partial<EchoEnvironment>
+}
+
+const MISSING_REDUCERS =
+  'echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+
+/**
+ * The session middleware alone: it owns the store's one `EchoSession` (never module-global),
+ * answers `getEchoSession()` with it, and keeps the balance loaded while someone is signed in.
+ */
+export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
+  return (store) => {
+    let session: EchoSession | undefined
+    const balance = new BalanceFollower(store.dispatch)
+    const report = sessionReporter(store.dispatch)
+
+    const start = (config: ResolvedEchoConfig): EchoSession => {
+      if (session !== undefined && !sameConfig(session.config, config)) {
+        throw new Error(
+          `echo-rtk: this store's Echo session belongs to app ${session.config.appId} at ${session.config.apiUrl}; it cannot switch to another config. Create another store (or give <EchoProvider> a new key) for another app`,
+        )
+      }
+      session ??= new EchoSession(config, report, { ...browserEnvironment(), ...environment })
+      session.start()
+      return session
+    }
+
+    return (next) => (action) => {
+      if (isGetEchoSession(action)) return session
+      if (startEchoSession.match(action)) {
+        const state = store.getState() as { echo?: unknown; echoApi?: unknown }
+        if (state.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+        return start(resolveConfig(action.payload))
+      }
+      if (stopEchoSession.match(action)) return session?.stop()
+      const result = next(action)
+      balance.follow(action as UnknownAction, session?.appId)
+      return result
+    }
+  }
+}
+
+/**
+ * Everything echo-rtk adds to a store's middleware: the RTK Query middleware and the session
+ * middleware. `echoMiddleware` is the default instance.
+ */
+export function createEchoMiddleware(options: EchoMiddlewareOptions = {}) {
+  return [echoApi.middleware, createEchoSessionMiddleware(options)] as const
+}
+
+/**
+ * Add it to your store: `middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware)`.
+ * Each store gets its own session from it.
+ */
+export const echoMiddleware = createEchoMiddleware()
+
+function sessionReporter(dispatch: Dispatch): SessionReporter {
+  return {
+    signInStarted: () => dispatch(signInStarted()),
+    signedIn: (snapshot) => dispatch(signedIn(snapshot)),
+    signInFailed: (error) => dispatch(signInFailed(error)),
+    tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
+    tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
+    signedOut: () => dispatch(signedOut()),
+  }
+}
+
+function sameConfig(a: ResolvedEchoConfig, b: ResolvedEchoConfig): boolean {
+  return a.appId === b.appId && a.apiUrl === b.apiUrl && a.redirectUri === b.redirectUri && a.scope === b.scope && a.baseRouterUrl === b.baseRouterUrl
+}

@@ -1,0 +1,55 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
+
+import { echoApi } from '../api/echoApi'
+import { echoSessionOf } from '../api/echoSessionPort'
+import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
+import type { EchoSession } from '../auth/EchoSession'
+import { EchoError, type EchoErrorData } from '../errors'
+import type { EchoRootState } from './echoReducer'
+import { selectIsAuthenticated } from './selectors'
+
+type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
+
+const sessionOf = (dispatch: (action: never) => unknown) => echoSessionOf<EchoSession>(dispatch as never)
+
+/** Leaves for Echo's sign-in page. Status is `loading` until the page leaves. */
+export const signIn = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).signIn()
+
+/** Signs out here and in the other tabs. */
+export const signOut = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).signOut()
+
+/** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
+export const getToken = (): EchoThunk<string | null> => (dispatch) => sessionOf(dispatch).getToken()
+
+/**
+ * Refetches the balance and the free tier now; resolves to the balance. Rejects with
+ * `Not authenticated` when nobody is signed in.
+ */
+export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
+  if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
+  const { appId } = sessionOf(dispatch)
+  const options = { forceRefetch: true, subscribe: false } as const
+  const [balance] = await Promise.all([
+    dispatch(echoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
+    // The free tier is extra: an app without one must not make the paid balance fail.
+    dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options)).unwrap().catch(() => null),
+  ])
+  return balance
+}
+
+/**
+ * Creates a payment link and resolves to its URL; `description` defaults to `Echo Credits` and
+ * `successUrl` to the page origin. Rejects with `Not authenticated` when nobody is signed in.
+ */
+export const createPaymentLink =
+  ({ amount, description, successUrl }: PaymentLinkRequest): EchoThunk<string> =>
+  async (dispatch, getState) => {
+    if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
+    const request: PaymentLinkRequest = { amount, ...(description === undefined ? {} : { description }), ...(successUrl === undefined ? {} : { successUrl }) }
+    const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
+    return answer.paymentLink.url
+  }
+
+function rethrowAsEchoError(error: unknown): never {
+  throw EchoError.fromJSON(error as EchoErrorData)
+}

@@ -1,0 +1,226 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { echoApi, getToken, signIn, signOut, type EchoStore } from '../../src/index'
+import { sessionOf, echoStoresPerTest } from '../support/echoStores'
+import { APP_ID, APP_URL, fakeEcho } from '../support/fakeEcho'
+
+const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
+const auth = (store: EchoStore) => store.getState().echo.auth
+const storedKeys = () => Object.keys(window.localStorage)
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('sign-in', () => {
+  it('leaves for Echo with PKCE (S256), the app id, the redirect URI and the scope, and is loading until the page leaves', async () => {
+    const store = newStore()
+    await store.dispatch(signIn())
+    const authorize = new URL(navigations[0]!)
+    expect(authorize.origin + authorize.pathname).toBe('https://echo.test/api/oauth/authorize')
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      client_id: APP_ID,
+      redirect_uri: APP_URL,
+      response_type: 'code',
+      scope: 'llm:invoke offline_access',
+      code_challenge_method: 'S256',
+    })
+    expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/)
+    expect(auth(store).status).toBe('loading')
+  })
+
+  it('completes the code exchange once, reads the profile from userinfo and signs in', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    expect(auth(store)).toMatchObject({
+      status: 'authenticated',
+      user: { id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace', picture: null },
+      accessToken: 'access-1',
+      error: null,
+    })
+    expect(echo.counts.codeExchanges).toBe(1)
+    expect(echo.counts.userinfo).toBe(1)
+  })
+
+  it('takes the preferred username as the name when there is none', async () => {
+    const echo = fakeEcho({ userinfo: { sub: 'user-2', email: 'grace@example.com', preferred_username: 'grace' } })
+    const store = await signInThroughEcho(echo)
+    expect(auth(store).user).toEqual({ id: 'user-2', email: 'grace@example.com', name: 'grace', picture: null })
+  })
+
+  it('removes code and state from the address bar, keeping every other parameter and the hash', async () => {
+    const echo = fakeEcho()
+    await newStore().dispatch(signIn())
+    const back = new URL(echo.authorize(navigations[0]!))
+    window.history.replaceState(null, '', `/?tab=usage&code=${back.searchParams.get('code')}&lang=en&state=${back.searchParams.get('state')}#top`)
+    const store = newStore()
+    expect(window.location.href).toBe(`${APP_URL}/?tab=usage&lang=en#top`)
+    await sessionOf(store).signInCallback
+    expect(auth(store).status).toBe('authenticated')
+  })
+
+  it('never sends a second exchange of the same code: started, stopped and started again (StrictMode), or by a second store', async () => {
+    const echo = fakeEcho()
+    await newStore().dispatch(signIn())
+    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    const store = newStore()
+    const session = sessionOf(store)
+    session.stop()
+    session.start()
+    const second = newStore()
+    await session.signInCallback
+    await sessionOf(second).signInCallback
+    expect(echo.counts.codeExchanges).toBe(1)
+    expect(auth(store).status).toBe('authenticated')
+  })
+
+  it('turns an error from Echo into a clear auth error and removes it from the address bar', async () => {
+    fakeEcho()
+    await newStore().dispatch(signIn())
+    const state = new URL(navigations[0]!).searchParams.get('state')!
+    window.history.replaceState(null, '', `/?error=access_denied&error_description=The+user+declined&state=${state}&keep=1`)
+    const store = newStore()
+    expect(auth(store)).toMatchObject({
+      status: 'unauthenticated',
+      error: { code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: The user declined (access_denied)' },
+    })
+    expect(window.location.search).toBe('?keep=1')
+    expect(storedKeys()).toEqual([])
+  })
+
+  it('reports a refused code exchange as an auth error and keeps no user', async () => {
+    const echo = fakeEcho()
+    await newStore().dispatch(signIn())
+    const back = new URL(echo.authorize(navigations[0]!))
+    back.searchParams.set('code', 'forged')
+    window.history.replaceState(null, '', back.href)
+    const store = newStore()
+    await sessionOf(store).signInCallback
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { message: 'Invalid authorization code while completing sign-in' } })
+    expect(storedKeys().filter((key) => key.startsWith('oidc.user:'))).toEqual([])
+  })
+
+  it('leaves alone a code in the address bar that some other sign-in started', () => {
+    fakeEcho()
+    window.history.replaceState(null, '', '/?code=theirs&state=not-ours')
+    const store = newStore()
+    expect(auth(store).status).toBe('unauthenticated')
+    expect(window.location.search).toBe('?code=theirs&state=not-ours')
+  })
+})
+
+describe('start-up', () => {
+  it('shows a valid stored session as authenticated at once, with no request', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo)
+    const before = { ...echo.counts }
+    const store = newStore()
+    expect(auth(store).status).toBe('authenticated')
+    expect(auth(store).user?.name).toBe('Ada Lovelace')
+    expect(echo.counts.refreshes).toBe(before.refreshes)
+    expect(echo.counts.userinfo).toBe(before.userinfo)
+  })
+
+  it('is unauthenticated at once when nothing is stored', () => {
+    expect(auth(newStore()).status).toBe('unauthenticated')
+  })
+
+  it('gives an expired stored session one silent renew', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const echo = fakeEcho({ accessTtl: 15 })
+    await signInThroughEcho(echo)
+    vi.setSystemTime(Date.now() + 20_000)
+    const store = newStore()
+    expect(auth(store).status).toBe('loading')
+    await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
+    expect(echo.counts.refreshes).toBe(1)
+    expect(auth(store).accessToken).toBe('access-2')
+  })
+})
+
+describe('refresh', () => {
+  it('renews a 15-second token once per lifetime, never in a loop', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    await vi.advanceTimersByTimeAsync(59_000)
+    // Renewed at 10 s, 20 s, 30 s, 40 s and 50 s: a third of the life before each expiry.
+    expect(echo.counts.refreshes).toBe(5)
+    expect(echo.counts.failedRefreshes).toBe(0)
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-6', isRefreshing: false })
+  })
+
+  it('getToken() on an expired token and a 401 from the API share one refresh', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    vi.setSystemTime(Date.now() + 16_000)
+    const [token, balance] = await Promise.all([
+      store.dispatch(getToken()),
+      store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false })),
+    ])
+    expect(token).toBe('access-2')
+    expect(balance.data?.balance).toBe(12.5)
+    expect(echo.counts.refreshes).toBe(1)
+  })
+
+  it('on failure logs it, removes the stored user and stale state, and signs out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    window.localStorage.setItem('oidc.stale-state', JSON.stringify({ id: 'stale-state', created: 1, request_type: 'si:r' }))
+    echo.failRefreshes()
+    vi.setSystemTime(Date.now() + 16_000)
+    await expect(sessionOf(store).client.balance.get()).rejects.toMatchObject({
+      code: 'HTTP_401',
+      statusCode: 401,
+      message: '{"message":"Unauthorized"} (token refresh failed: Invalid refresh token) while fetching balance',
+    })
+    await vi.waitFor(() => expect(auth(store).status).toBe('unauthenticated'))
+    expect(logged).toHaveBeenCalledWith('Token refresh failed:', expect.objectContaining({ message: 'Invalid refresh token' }))
+    expect(storedKeys()).toEqual([])
+    expect(auth(store)).toMatchObject({ user: null, accessToken: null })
+  })
+})
+
+describe('tabs', () => {
+  it('a sign-out in one tab signs the other out (storage event)', async () => {
+    const echo = fakeEcho()
+    const first = await signInThroughEcho(echo)
+    const second = newStore()
+    expect(auth(second).status).toBe('authenticated')
+    const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
+    const oldValue = window.localStorage.getItem(key)
+    await first.dispatch(signOut())
+    // A browser fires this in every other tab that shares the storage.
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue, newValue: null, storageArea: window.localStorage }))
+    expect(auth(second)).toMatchObject({ status: 'unauthenticated', user: null })
+  })
+
+  it('a sign-in in one tab reaches the other', async () => {
+    const echo = fakeEcho()
+    const waiting = newStore()
+    expect(auth(waiting).status).toBe('unauthenticated')
+    await signInThroughEcho(echo)
+    const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
+    expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1' } })
+  })
+
+  it('two tabs refreshing at once under the cross-tab lock send one refresh, and neither is signed out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const { fakeLocks } = await import('../support/echoStores')
+    const locks = fakeLocks()
+    const echo = fakeEcho({ accessTtl: 15 })
+    const first = await signInThroughEcho(echo, { locks })
+    const second = newStore({ locks })
+    vi.setSystemTime(Date.now() + 16_000)
+    const tokens = await Promise.all([first.dispatch(getToken()), second.dispatch(getToken())])
+    expect(echo.counts.refreshes).toBe(1)
+    expect(echo.counts.failedRefreshes).toBe(0)
+    expect(tokens).toEqual(['access-2', 'access-2'])
+    expect([auth(first).status, auth(second).status]).toEqual(['authenticated', 'authenticated'])
+  })
+})

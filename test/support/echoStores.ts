@@ -1,0 +1,59 @@
+import { afterEach, vi } from 'vitest'
+
+import { getEchoSession } from '../../src/api/echoSessionPort'
+import type { EchoSession } from '../../src/auth/EchoSession'
+import type { EchoEnvironment } from '../../src/auth/environment'
+import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'
+import { APP_ID, APP_URL, ECHO } from './fakeEcho'
+
+export const CONFIG: EchoConfig = { appId: APP_ID, apiUrl: ECHO, redirectUri: APP_URL }
+
+/** The session a store's middleware holds. */
+export const sessionOf = (store: EchoStore): EchoSession => store.dispatch(getEchoSession()) as never
+
+/** A Web Locks stand-in shared by the "tabs" of one test: one holder per name at a time. */
+export function fakeLocks(): NonNullable<EchoEnvironment['locks']> {
+  const tails = new Map<string, Promise<unknown>>()
+  const request = (name: string, _options: LockOptions, work: LockGrantedCallback<unknown>) => {
+    const run = (tails.get(name) ?? Promise.resolve()).then(() => work({ name, mode: 'exclusive' }))
+    tails.set(name, run.catch(() => undefined))
+    return run
+  }
+  return { request } as NonNullable<EchoEnvironment['locks']>
+}
+
+/**
+ * Stores for one test file: each is stopped, and the page (address bar, localStorage) reset,
+ * after every test. `navigations` collects the pages a store tried to leave for.
+ */
+export function echoStoresPerTest() {
+  const stores: EchoStore[] = []
+  const navigations: string[] = []
+  afterEach(() => {
+    for (const store of stores.splice(0)) store.dispatch(stopEchoSession())
+    navigations.length = 0
+    window.localStorage.clear()
+    window.history.replaceState(null, '', '/')
+  })
+  const newStore = (environment: Partial<EchoEnvironment> = {}, config: EchoConfig = CONFIG) => {
+    const store = createEchoStore({
+      config,
+      environment: { navigate: (url) => navigations.push(url), locks: undefined, openChannel: undefined, ...environment },
+    })
+    stores.push(store)
+    return store
+  }
+  /** Signs in the whole way: redirect to Echo, consent, back with a code, a fresh page load completes it. */
+  const signInThroughEcho = async (echo: { authorize(url: string): string }, environment: Partial<EchoEnvironment> = {}) => {
+    await newStore(environment).dispatch(signIn())
+    window.history.replaceState(null, '', echo.authorize(navigations.at(-1)!))
+    const store = newStore(environment)
+    await sessionOf(store).signInCallback
+    // Signed in, the balance loads by itself: let it land before the test moves the clock.
+    await vi.waitFor(() => {
+      if (store.getState().echo.balance.status !== 'succeeded') throw new Error('the balance has not loaded yet')
+    })
+    return store
+  }
+  return { newStore, navigations, signInThroughEcho }
+}
