@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url'
+
 import { defineConfig } from 'vitest/config'
 
+const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
+
 export default defineConfig({
+  // Tests import the package as users do: `echo-rtk`, `echo-rtk/client`.
+  resolve: {
+    alias: [
+      { find: /^echo-rtk$/, replacement: source('index.ts') },
+      { find: /^echo-rtk\/client$/, replacement: source('client.ts') },
+    ],
+  },
   test: {
     restoreMocks: true,
     projects: [

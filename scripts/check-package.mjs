@@ -1,12 +1,29 @@
 // The packed package as users get it: publint, are-the-types-wrong, and entries that pull in only
-// what they should (echo-rtk/client: no React, no Redux, no DOM-only code).
+// what they should (echo-rtk/client: no React, no Redux, no oidc-client-ts, nothing DOM-only).
 import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 import { heading, run } from './run.mjs'
 
-const entryImports = {
+/** The packages each built entry may reach, following its own chunks. */
+const allowedImports = {
   'dist/client.js': ['async-mutex'],
   'dist/client.cjs': ['async-mutex'],
+  'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
+  'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
+}
+
+/** Every package `file` reaches, through the relative imports of its chunks. */
+function packagesReached(file, seen = new Set()) {
+  if (seen.has(file)) return new Set()
+  seen.add(file)
+  const source = readFileSync(file, 'utf8')
+  const reached = new Set()
+  for (const [, specifier] of source.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*|^import\s*)["']([^"']+)["']/gm)) {
+    if (specifier.startsWith('.')) for (const name of packagesReached(join(dirname(file), specifier), seen)) reached.add(name)
+    else reached.add(specifier)
+  }
+  return reached
 }
 
 let failures = 0
@@ -16,15 +33,20 @@ heading('attw --pack .')
 failures += (await run('npx', ['attw', '--pack', '.'])) === 0 ? 0 : 1
 
 heading('entry imports')
-for (const [file, allowed] of Object.entries(entryImports)) {
-  const source = readFileSync(file, 'utf8')
-  const imported = [...source.matchAll(/(?:from\s*|require\(\s*|import\(\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1])
-  const unexpected = [...new Set(imported)].filter((name) => !allowed.includes(name))
+for (const [file, allowed] of Object.entries(allowedImports)) {
+  const reached = [...packagesReached(file)]
+  const unexpected = reached.filter((name) => !allowed.includes(name))
   if (unexpected.length > 0) {
-    console.error(`${file} imports ${unexpected.join(', ')}; it may import only ${allowed.join(', ')}`)
+    console.error(`${file} reaches ${unexpected.join(', ')}; it may reach only ${allowed.join(', ')}`)
     failures += 1
   } else {
-    console.log(`${file}: imports ${[...new Set(imported)].join(', ') || 'nothing'}`)
+    console.log(`${file}: reaches ${reached.join(', ') || 'nothing'}`)
+  }
+}
+for (const file of ['dist/index.js', 'dist/index.cjs']) {
+  if (!readFileSync(file, 'utf8').startsWith("'use client'")) {
+    console.error(`${file} does not open with 'use client': Next.js App Router pages could not import it`)
+    failures += 1
   }
 }
 process.exit(failures === 0 ? 0 : 1)

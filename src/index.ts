@@ -1,4 +1,3 @@
-'use client'
 // echo-rtk: the Redux Toolkit store, the RTK Query API and the OIDC session, plus everything in echo-rtk/client.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig } from './config'
@@ -49,7 +48,7 @@ export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
 export { echoDevToolsOptions } from './store/devTools'
 export { echoReducer, echoReducers } from './store/echoReducer'
-export type { EchoRootState, EchoState } from './store/echoReducer'
+export type { EchoApiState, EchoRootState, EchoState } from './store/echoReducer'
 export {
   selectAuthStatus,
   selectBalance,
@@ -59,5 +58,5 @@ export {
   selectIsAuthenticated,
 } from './store/selectors'
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/sessionMiddleware'
-export type { EchoMiddlewareOptions } from './store/sessionMiddleware'
+export type { EchoMiddleware, EchoMiddlewareOptions } from './store/sessionMiddleware'
 export { createPaymentLink, getToken, refreshBalance, signIn, signOut } from './store/thunks'

@@ -1,14 +1,17 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit'
+import { combineReducers, configureStore, type EnhancedStore, type Reducer, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit'
 
 import type { EchoConfig } from '../config'
 import { echoDevToolsOptions } from './devTools'
-import { echoReducers } from './echoReducer'
+import { echoReducers, type EchoApiState, type EchoRootState, type EchoState } from './echoReducer'
 import { createEchoMiddleware, startEchoSession, type EchoMiddlewareOptions } from './sessionMiddleware'
 
-const rootReducer = combineReducers(echoReducers)
-
 /** State a store may start from: any part of echo-rtk's state. */
-export type PreloadedEchoState = Parameters<typeof rootReducer>[0]
+export type PreloadedEchoState = Partial<{ echo: Partial<EchoState>; echoApi: EchoApiState }>
+
+const rootReducer: Reducer<EchoRootState, UnknownAction, PreloadedEchoState> = combineReducers(echoReducers)
+
+/** The store `createEchoStore` returns: its `dispatch` takes echo-rtk's thunks. */
+export type EchoStore = EnhancedStore<EchoRootState> & { dispatch: ThunkDispatch<EchoRootState, unknown, UnknownAction> }
 
 /** Options of {@link createEchoStore}. */
 export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
@@ -30,7 +33,7 @@ export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
  * const store = createEchoStore({ config: { appId: 'your-app-id' } })
  * store.dispatch(signIn())
  */
-export function createEchoStore({ config, preloadedState, environment, startSession = typeof window !== 'undefined' }: CreateEchoStoreOptions) {
+export function createEchoStore({ config, preloadedState, environment, startSession = typeof window !== 'undefined' }: CreateEchoStoreOptions): EchoStore {
   const store = configureStore({
     reducer: rootReducer,
     middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createEchoMiddleware(environment === undefined ? {} : { environment })),
@@ -40,6 +43,3 @@ export function createEchoStore({ config, preloadedState, environment, startSess
   if (startSession) store.dispatch(startEchoSession(config))
   return store
 }
-
-/** The store `createEchoStore` returns. */
-export type EchoStore = ReturnType<typeof createEchoStore>

@@ -1,4 +1,4 @@
-import { combineReducers } from '@reduxjs/toolkit'
+import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/echoApi'
 import { authSlice, type AuthState } from './authSlice'
@@ -10,8 +10,14 @@ export interface EchoState {
   balance: BalanceState
 }
 
+/** The API cache of `echoApi`, mounted at `echoApi`. */
+export type EchoApiState = ReturnType<typeof echoApi.reducer>
+
 /** The auth and balance slices; mount it at `echo`. */
-export const echoReducer = combineReducers({ auth: authSlice.reducer, balance: balanceSlice.reducer })
+export const echoReducer: Reducer<EchoState, UnknownAction, Partial<EchoState>> = combineReducers({
+  auth: authSlice.reducer,
+  balance: balanceSlice.reducer,
+})
 
 /**
  * Both reducers echo-rtk needs, under the keys it expects: spread them into your store's reducer.
@@ -19,10 +25,13 @@ export const echoReducer = combineReducers({ auth: authSlice.reducer, balance: b
  * @example
  * configureStore({ reducer: { ...echoReducers, todos }, middleware: (gDM) => gDM().concat(echoMiddleware) })
  */
-export const echoReducers = { echo: echoReducer, [echoApi.reducerPath]: echoApi.reducer } as const
+export const echoReducers: {
+  echo: Reducer<EchoState, UnknownAction, Partial<EchoState>>
+  echoApi: Reducer<EchoApiState, UnknownAction>
+} = { echo: echoReducer, [echoApi.reducerPath]: echoApi.reducer }
 
 /** The part of a store's state that echo-rtk owns. Your `RootState` extends it. */
 export interface EchoRootState {
   echo: EchoState
-  echoApi: ReturnType<typeof echoApi.reducer>
+  echoApi: EchoApiState
 }

@@ -65,9 +65,12 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
  * Everything echo-rtk adds to a store's middleware: the RTK Query middleware and the session
  * middleware. `echoMiddleware` is the default instance.
  */
-export function createEchoMiddleware(options: EchoMiddlewareOptions = {}) {
-  return [echoApi.middleware, createEchoSessionMiddleware(options)] as const
+export function createEchoMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
+  return [echoApi.middleware as Middleware, createEchoSessionMiddleware(options)]
 }
+
+/** What `echoMiddleware` is: the RTK Query middleware, then the session middleware. */
+export type EchoMiddleware = readonly [Middleware, Middleware]
 
 /**
  * Add it to your store: `middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware)`.

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { echoApi, getToken, signIn, signOut, type EchoStore } from '../../src/index'
+import { echoApi, getToken, signIn, signOut, type EchoStore } from 'echo-rtk'
 import { sessionOf, echoStoresPerTest } from '../support/echoStores'
 import { APP_ID, APP_URL, fakeEcho } from '../support/fakeEcho'
 

@@ -30,7 +30,7 @@ export function fakeEcho({ accessTtl = 900, userinfo = { sub: 'user-1', email: '
   const accessTokens = new Map<string, number>() // token -> expiry (epoch ms)
   let liveRefreshToken: string | null = null
   let issued = 0
-  const counts = { codeExchanges: 0, refreshes: 0, failedRefreshes: 0, userinfo: 0, balance: 0, freeBalance: 0 }
+  const counts = { codeExchanges: 0, refreshes: 0, failedRefreshes: 0, userinfo: 0, balance: 0, freeBalance: 0, paymentLinks: 0 }
   let balance = 12.5
   let refreshFails = false
 
@@ -94,6 +94,16 @@ export function fakeEcho({ accessTtl = 900, userinfo = { sub: 'user-1', email: '
       return HttpResponse.json({
         spendPoolBalance: 5,
         userSpendInfo: { userId: 'user-1', echoAppId, spendPoolId: 'pool-1', amountSpent: 6, spendLimit: 5, amountLeft: -1 },
+      })
+    }),
+    http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
+      counts.paymentLinks += 1
+      if (!bearerIsValid(request)) return unauthorized()
+      const { amount } = (await request.json()) as { amount: number }
+      const id = `link-${counts.paymentLinks}`
+      return HttpResponse.json({
+        paymentLink: { id, url: `https://checkout.echo.test/${id}`, amount, currency: 'usd', status: 'created', created: 1 },
+        payment: { id: `payment-${counts.paymentLinks}` },
       })
     }),
   )

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+
+import * as echoRtk from 'echo-rtk'
+import * as client from 'echo-rtk/client'
+
+describe('echo-rtk', () => {
+  it('exports exactly its public names (a change here is a change of the public API)', () => {
+    expect(Object.keys(echoRtk).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_API_URL",
+        "DEFAULT_PAYMENT_DESCRIPTION",
+        "DEFAULT_ROUTER_URL",
+        "DEFAULT_SCOPE",
+        "EchoClient",
+        "EchoError",
+        "REFRESH_TIMEOUT_MS",
+        "authSlice",
+        "balanceSlice",
+        "createEchoFetch",
+        "createEchoMiddleware",
+        "createEchoStore",
+        "createPaymentLink",
+        "echoApi",
+        "echoDevToolsOptions",
+        "echoMiddleware",
+        "echoReducer",
+        "echoReducers",
+        "getToken",
+        "isAbortError",
+        "isInsufficientFunds",
+        "refreshBalance",
+        "resolveConfig",
+        "selectAuthStatus",
+        "selectBalance",
+        "selectEchoError",
+        "selectEchoUser",
+        "selectFreeTierBalance",
+        "selectIsAuthenticated",
+        "signIn",
+        "signInFailed",
+        "signInStarted",
+        "signOut",
+        "signedIn",
+        "signedOut",
+        "startEchoSession",
+        "stopEchoSession",
+        "tokenRefreshStarted",
+        "tokenRefreshed",
+        "useCreatePaymentLinkMutation",
+        "useGetAppQuery",
+        "useGetAppsQuery",
+        "useGetBalanceQuery",
+        "useGetFreeBalanceQuery",
+        "useGetSupportedModelsQuery",
+        "useGetUserQuery",
+        "useRegisterReferralMutation",
+      ]
+    `)
+  })
+
+  it('exports everything echo-rtk/client does, as the same values', () => {
+    for (const [name, value] of Object.entries(client)) expect(echoRtk[name as keyof typeof echoRtk], name).toBe(value)
+  })
+})

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+
+import {
+  authSlice,
+  selectAuthStatus,
+  selectEchoError,
+  selectEchoUser,
+  selectIsAuthenticated,
+  signedIn,
+  signedOut,
+  signInFailed,
+  signInStarted,
+  tokenRefreshed,
+  tokenRefreshStarted,
+  type AuthState,
+  type EchoRootState,
+} from 'echo-rtk'
+
+const reduce = (...actions: Parameters<typeof authSlice.reducer>[1][]) =>
+  actions.reduce<AuthState>((state, action) => authSlice.reducer(state, action), authSlice.reducer(undefined, { type: 'init' }))
+const ada = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
+const root = (auth: AuthState) => ({ echo: { auth, balance: { balance: null, freeTierBalance: null, status: 'idle', error: null } } }) as unknown as EchoRootState
+
+describe('authSlice', () => {
+  it('starts loading, with nobody signed in', () => {
+    expect(reduce()).toEqual({ status: 'loading', user: null, accessToken: null, expiresAt: null, isRefreshing: false, error: null })
+  })
+
+  it('signs in with the user, the token and its expiry', () => {
+    expect(reduce(signInStarted(), signedIn({ user: ada, accessToken: 't1', expiresAt: 1_000 }))).toEqual({
+      status: 'authenticated',
+      user: ada,
+      accessToken: 't1',
+      expiresAt: 1_000,
+      isRefreshing: false,
+      error: null,
+    })
+  })
+
+  it('a refresh changes only the token, its expiry and isRefreshing', () => {
+    const signedInState = reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1_000 }))
+    const refreshing = authSlice.reducer(signedInState, tokenRefreshStarted())
+    expect(refreshing).toEqual({ ...signedInState, isRefreshing: true })
+    const refreshed = authSlice.reducer(refreshing, tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }))
+    expect(refreshed).toEqual({ ...signedInState, accessToken: 't2', expiresAt: 2_000 })
+    expect(refreshed.user).toBe(signedInState.user)
+  })
+
+  it('a failed sign-in is unauthenticated with the error; starting again clears it', () => {
+    const failed = reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: access_denied' }))
+    expect(failed).toMatchObject({ status: 'unauthenticated', user: null, error: { message: 'Sign-in was refused: access_denied' } })
+    expect(authSlice.reducer(failed, signInStarted())).toMatchObject({ status: 'loading', error: null })
+  })
+
+  it('sign-out forgets the user and the token', () => {
+    expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }), signedOut())).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      accessToken: null,
+      expiresAt: null,
+      isRefreshing: false,
+      error: null,
+    })
+  })
+})
+
+describe('selectors', () => {
+  it('read status, user and whether someone is signed in', () => {
+    const state = root(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 })))
+    expect([selectAuthStatus(state), selectEchoUser(state), selectIsAuthenticated(state)]).toEqual(['authenticated', ada, true])
+    expect(selectIsAuthenticated(root(reduce()))).toBe(false)
+  })
+
+  it('prefer the auth error to the balance error', () => {
+    const authError = { code: 'UNKNOWN_ERROR' as const, message: 'auth' }
+    const balanceError = { code: 'HTTP_500' as const, message: 'balance', statusCode: 500 }
+    const state = root(reduce(signInFailed(authError)))
+    const withBalanceError = { echo: { ...state.echo, balance: { ...state.echo.balance, error: balanceError } } } as unknown as EchoRootState
+    expect(selectEchoError(withBalanceError)).toEqual(authError)
+    const onlyBalance = { echo: { ...withBalanceError.echo, auth: reduce() } } as unknown as EchoRootState
+    expect(selectEchoError(onlyBalance)).toEqual(balanceError)
+  })
+})

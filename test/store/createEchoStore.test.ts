@@ -1,0 +1,195 @@
+// @vitest-environment jsdom
+import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import {
+  createPaymentLink,
+  echoApi,
+  echoMiddleware,
+  echoReducers,
+  refreshBalance,
+  signOut,
+  startEchoSession,
+  stopEchoSession,
+  type EchoRootState,
+} from 'echo-rtk'
+import { CONFIG, echoStoresPerTest, sessionOf } from '../support/echoStores'
+import { fakeEcho } from '../support/fakeEcho'
+
+const { newStore, signInThroughEcho } = echoStoresPerTest()
+const hostStores: { dispatch(action: UnknownAction): unknown }[] = []
+afterEach(() => {
+  for (const store of hostStores.splice(0)) store.dispatch(stopEchoSession())
+})
+
+const todos = (state: string[] = [], action: UnknownAction) => (action.type === 'todos/added' ? [...state, String(action.payload)] : state)
+
+/** A host app's own store, set up by hand the way the README says. */
+function hostStore(extra: Middleware[] = []) {
+  const store = configureStore({
+    reducer: { ...echoReducers, todos },
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware).concat(extra),
+  })
+  hostStores.push(store)
+  return store
+}
+
+describe('a host store with echoReducers and echoMiddleware', () => {
+  it('runs the session and the API next to its own state', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo)
+    const store = hostStore()
+    store.dispatch(startEchoSession(CONFIG))
+    store.dispatch({ type: 'todos/added', payload: 'write tests' })
+    expect(store.getState().echo.auth.status).toBe('authenticated')
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(12.5))
+    expect(store.getState().todos).toEqual(['write tests'])
+  })
+
+  it('starting the same session twice is a no-op; another config is refused clearly', () => {
+    fakeEcho()
+    const store = hostStore()
+    const first = store.dispatch(startEchoSession(CONFIG))
+    expect(store.dispatch(startEchoSession({ ...CONFIG }))).toBe(first)
+    expect(() => store.dispatch(startEchoSession({ ...CONFIG, appId: 'other-app' }))).toThrow(
+      /this store's Echo session belongs to app app-123 at https:\/\/echo\.test; it cannot switch to another config/,
+    )
+  })
+
+  it('a store without echoMiddleware gets an error that names what to add', async () => {
+    const store = configureStore({
+      reducer: echoReducers,
+      middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoApi.middleware),
+    })
+    const result = await store.dispatch(echoApi.endpoints.getBalance.initiate())
+    expect(result.error?.message).toContain('this store has no echoMiddleware. Add it: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })')
+  })
+
+  it('a store without the echo reducers is refused with a message that names them', () => {
+    const store = configureStore({ reducer: { todos }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })
+    expect(() => store.dispatch(startEchoSession(CONFIG))).toThrow('echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }')
+  })
+
+  it('a store whose session was never started says how to start it', async () => {
+    const store = hostStore()
+    const result = await store.dispatch(echoApi.endpoints.getBalance.initiate())
+    expect(result.error?.message).toContain('this store has no Echo session yet')
+  })
+})
+
+describe('stores', () => {
+  it('two stores in one page never share a session', async () => {
+    const echo = fakeEcho()
+    const first = await signInThroughEcho(echo)
+    const second = newStore()
+    expect(sessionOf(first)).not.toBe(sessionOf(second))
+    expect(sessionOf(first).coordinator).not.toBe(sessionOf(second).coordinator)
+    await first.dispatch(signOut())
+    expect(first.getState().echo.auth.status).toBe('unauthenticated')
+    expect(second.getState().echo.auth.status).toBe('authenticated')
+  })
+
+  it('keep the refresh token out of the state', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    expect(JSON.stringify(store.getState())).not.toMatch(/refresh-\d/)
+    expect(store.getState().echo.auth.accessToken).toBe('access-1')
+  })
+})
+
+describe('balance', () => {
+  it('loads by itself once signed in: the balance and the free tier', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    expect(store.getState().echo.balance).toMatchObject({
+      balance: { balance: 12.5, currency: 'USD' },
+      freeTierBalance: { spendPoolBalance: 5, userSpendInfo: { echoAppId: 'app-123', amountLeft: -1 } },
+      status: 'succeeded',
+      error: null,
+    })
+  })
+
+  it('is cleared with the API cache on sign-out, so the next user never sees it', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    await store.dispatch(signOut())
+    expect(store.getState().echo.balance).toEqual({ balance: null, freeTierBalance: null, status: 'idle', error: null })
+    expect(store.getState().echoApi.queries).toEqual({})
+  })
+
+  it('refreshBalance() refetches on demand and resolves to the new balance', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    const requestsBefore = echo.counts.balance
+    echo.setBalance(40)
+    await expect(store.dispatch(refreshBalance())).resolves.toMatchObject({ balance: 40 })
+    expect(echo.counts.balance).toBe(requestsBefore + 1)
+    expect(store.getState().echo.balance.balance?.balance).toBe(40)
+  })
+
+  it('refreshBalance() and createPaymentLink() reject with Not authenticated when nobody is signed in', async () => {
+    const store = newStore()
+    await expect(store.dispatch(refreshBalance())).rejects.toThrow(new Error('Not authenticated'))
+    await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toThrow(new Error('Not authenticated'))
+  })
+
+  it('a payment link resolves to its URL and marks the balance stale, so it is fetched again', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    const requestsBefore = echo.counts.balance
+    await expect(store.dispatch(createPaymentLink({ amount: 25 }))).resolves.toBe('https://checkout.echo.test/link-1')
+    await vi.waitFor(() => expect(echo.counts.balance).toBe(requestsBefore + 1))
+  })
+
+  it('a payment amount below 1 is refused before any request, as an EchoError', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    await expect(store.dispatch(createPaymentLink({ amount: 0.5 }))).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'The payment amount must be a finite number of US dollars, at least 1 (got 0.5)',
+    })
+    expect(echo.counts.paymentLinks).toBe(0)
+  })
+})
+
+describe('devtools', () => {
+  it('every action of sign-in, refresh and sign-out is serializable: RTK reports nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const complaints = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn')]
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    vi.setSystemTime(Date.now() + 16_000)
+    await sessionOf(store).getToken()
+    await store.dispatch(signOut())
+    vi.useRealTimers()
+    for (const complaint of complaints) expect(complaint).not.toHaveBeenCalled()
+  })
+
+  it('replaying a recorded action log onto a fresh store reproduces the same auth states', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const log: UnknownAction[] = []
+    const authStates: unknown[] = []
+    const recorder: Middleware = (api) => (next) => (action) => {
+      const result = next(action)
+      log.push(JSON.parse(JSON.stringify(action)) as UnknownAction)
+      authStates.push((api.getState() as EchoRootState).echo.auth)
+      return result
+    }
+    const echo = fakeEcho({ accessTtl: 15 })
+    await signInThroughEcho(echo)
+    const store = hostStore([recorder])
+    store.dispatch(startEchoSession(CONFIG))
+    vi.setSystemTime(Date.now() + 16_000)
+    await sessionOf(store).getToken()
+    await store.dispatch(signOut())
+    vi.useRealTimers()
+    expect(log.map((action) => action.type)).toEqual(
+      expect.arrayContaining(['echo/auth/signedIn', 'echo/auth/tokenRefreshStarted', 'echo/auth/tokenRefreshed', 'echo/auth/signedOut']),
+    )
+
+    const replayed = configureStore({ reducer: echoReducers })
+    const replayedStates = log.map((action) => {
+      replayed.dispatch(action)
+      return replayed.getState().echo.auth
+    })
+    expect(replayedStates).toEqual(authStates)
+  })
+})
