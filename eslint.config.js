@@ -43,7 +43,7 @@ export default tseslint.config(
   },
   {
     files: ['src/api/**/*.ts', 'src/client.ts'],
-    ignores: ['src/api/echoApi.ts', 'src/api/echoBaseQuery.ts'],
+    ignores: ['src/api/echoApi.ts', 'src/api/echoBaseQuery.ts', 'src/api/echoReduxContext.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components'), ...frameworks] }],
     },

@@ -1,4 +1,5 @@
-// echo-rtk: the Redux Toolkit store, the RTK Query API and the OIDC session, plus everything in echo-rtk/client.
+// echo-rtk: React components, the Redux Toolkit store, the RTK Query API and the OIDC session,
+// plus everything in echo-rtk/client. The build prepends 'use client' (tsup.config.ts).
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig } from './config'
 export { EchoError, isAbortError, isInsufficientFunds } from './errors'
@@ -60,3 +61,21 @@ export {
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/sessionMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/sessionMiddleware'
 export { createPaymentLink, getToken, refreshBalance, signIn, signOut } from './store/thunks'
+export { EchoBalance, formatUsd } from './components/EchoBalance'
+export type { EchoBalanceProps } from './components/EchoBalance'
+export { EchoProvider } from './components/EchoProvider'
+export type { EchoProviderProps } from './components/EchoProvider'
+export { EchoSignIn } from './components/EchoSignIn'
+export type { EchoSignInProps } from './components/EchoSignIn'
+export { EchoSignOut } from './components/EchoSignOut'
+export type { EchoSignOutProps } from './components/EchoSignOut'
+export { EchoTopUp } from './components/EchoTopUp'
+export type { EchoTopUpProps } from './components/EchoTopUp'
+export { Logo } from './components/Logo'
+export type { LogoProps } from './components/Logo'
+export { SignedIn, SignedOut } from './components/SignedIn'
+export type { AuthGateProps } from './components/SignedIn'
+export { useEcho } from './components/useEcho'
+export type { UseEchoResult } from './components/useEcho'
+export { insufficientFundsDetected } from './store/balanceSlice'
+export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/displayText'

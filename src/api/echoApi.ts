@@ -1,6 +1,7 @@
-import { createApi } from '@reduxjs/toolkit/query/react'
+import { buildCreateApi, coreModule, reactHooksModule } from '@reduxjs/toolkit/query/react'
 
 import { echoBaseQuery } from './echoBaseQuery'
+import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
 import { echoRequests, toAppList } from './echoRequests'
 import type {
   AppList,
@@ -15,9 +16,15 @@ import type {
   SupportedModelsResponse,
 } from './wireTypes'
 
+// The generated hooks read the store of the nearest <EchoProvider> (see echoReduxContext).
+const createApi = buildCreateApi(
+  coreModule(),
+  reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }),
+)
+
 /**
  * Echo's API as RTK Query endpoints, mounted at `echoApi`. Its hooks are exported by name
- * (`useGetBalanceQuery`, ...). A payment link or a referral marks the balance stale, and so does
+ * (`useGetBalanceQuery`, ...) and read the store of the nearest `<EchoProvider>`. A payment link or a referral marks the balance stale, and so does
  * `refreshBalance()`.
  *
  * @example

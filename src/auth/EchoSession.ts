@@ -63,6 +63,7 @@ export class EchoSession {
   #channel: BroadcastChannel | undefined
   #teardown: (() => void)[] = []
   #callback: Promise<void> | undefined
+  #callbackSeen = false
 
   constructor(config: ResolvedEchoConfig, report: SessionReporter, env: EchoEnvironment) {
     this.config = config
@@ -93,6 +94,11 @@ export class EchoSession {
     return this.#callback ?? Promise.resolve()
   }
 
+  /** Whether this page load brought a sign-in back from Echo (a code or an error in the address bar). */
+  get hadSignInCallback(): boolean {
+    return this.#callbackSeen
+  }
+
   /**
    * Starts listening to the other tabs and the renew timer; the first time, also reads the address
    * bar for a sign-in coming back, or storage for a saved user. Safe to call again after `stop()`
@@ -105,6 +111,7 @@ export class EchoSession {
     this.#initialized = true
     const callback = readSignInCallback(this.#env.location.href)
     if (callback !== null && this.#ownsSignInState(callback.state)) {
+      this.#callbackSeen = true
       if (callback.kind === 'code') return this.#completeSignIn(this.#env.location.href)
       return this.#refuseSignIn(callback.state, callback.error, callback.description)
     }

@@ -1,4 +1,4 @@
-import { createSlice, isAnyOf } from '@reduxjs/toolkit'
+import { createSlice, isAnyOf, isRejectedWithValue, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
@@ -13,16 +13,42 @@ export interface BalanceState {
   freeTierBalance: FreeTierBalance | null
   status: BalanceStatus
   error: EchoErrorData | null
+  /** Why the last payment link could not be made; cleared by the next attempt. */
+  paymentError: EchoErrorData | null
+  /** Set when Echo answered 402 (out of credits); cleared once a refreshed balance has credit again. */
+  isInsufficientFunds: boolean
 }
 
-export const initialBalanceState: BalanceState = { balance: null, freeTierBalance: null, status: 'idle', error: null }
+export const initialBalanceState: BalanceState = {
+  balance: null,
+  freeTierBalance: null,
+  status: 'idle',
+  error: null,
+  paymentError: null,
+  isInsufficientFunds: false,
+}
 
-const { getBalance, getFreeBalance } = echoApi.endpoints
+const { getBalance, getFreeBalance, createPaymentLink } = echoApi.endpoints
+
+/** Any echoApi call that Echo refused with 402. */
+function isPaymentRequired(action: UnknownAction): boolean {
+  return isRejectedWithValue(action) && action.type.startsWith(`${echoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
+}
+
+/** Credit left, paid or free: a 402 is over once either has some. */
+function hasCredit(balance: Balance | null, freeTier: FreeTierBalance | null): boolean {
+  return (balance?.balance ?? 0) > 0 || (freeTier?.userSpendInfo.amountLeft ?? 0) > 0
+}
 
 export const balanceSlice = createSlice({
   name: 'echo/balance',
   initialState: initialBalanceState,
-  reducers: {},
+  reducers: {
+    /** Echo answered 402: the user's credit is spent. The router reports it; so does any API call. */
+    insufficientFundsDetected(state) {
+      state.isInsufficientFunds = true
+    },
+  },
   extraReducers: (builder) => {
     builder
       .addMatcher(getBalance.matchPending, (state) => {
@@ -32,6 +58,7 @@ export const balanceSlice = createSlice({
         state.balance = payload
         state.status = 'succeeded'
         state.error = null
+        if (hasCredit(payload, state.freeTierBalance)) state.isInsufficientFunds = false
       })
       .addMatcher(getBalance.matchRejected, (state, { payload, meta }) => {
         if (meta.aborted || meta.condition) return
@@ -40,7 +67,19 @@ export const balanceSlice = createSlice({
       })
       .addMatcher(getFreeBalance.matchFulfilled, (state, { payload }) => {
         state.freeTierBalance = payload
+        if (hasCredit(state.balance, payload)) state.isInsufficientFunds = false
+      })
+      .addMatcher(createPaymentLink.matchPending, (state) => {
+        state.paymentError = null
+      })
+      .addMatcher(createPaymentLink.matchRejected, (state, { payload, error }) => {
+        state.paymentError = payload ?? { code: 'UNKNOWN_ERROR', message: error.message ?? 'The payment link could not be created' }
+      })
+      .addMatcher(isPaymentRequired, (state) => {
+        state.isInsufficientFunds = true
       })
       .addMatcher(isAnyOf(signedOut, echoApi.util.resetApiState), () => initialBalanceState)
   },
 })
+
+export const { insufficientFundsDetected } = balanceSlice.actions

@@ -6,6 +6,7 @@ import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
+import { MISSING_REDUCERS } from './assertEchoStore'
 import { BalanceFollower } from './balanceFollower'
 
 /**
@@ -21,9 +22,6 @@ export interface EchoMiddlewareOptions {
   /** Replaces parts of the browser the session uses (storage, fetch, timers, ...): for tests. */
   environment?: Partial<EchoEnvironment>
 }
-
-const MISSING_REDUCERS =
-  'echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
 
 /**
  * The session middleware alone: it owns the store's one `EchoSession` (never module-global),

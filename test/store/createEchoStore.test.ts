@@ -111,7 +111,14 @@ describe('balance', () => {
   it('is cleared with the API cache on sign-out, so the next user never sees it', async () => {
     const store = await signInThroughEcho(fakeEcho())
     await store.dispatch(signOut())
-    expect(store.getState().echo.balance).toEqual({ balance: null, freeTierBalance: null, status: 'idle', error: null })
+    expect(store.getState().echo.balance).toEqual({
+      balance: null,
+      freeTierBalance: null,
+      status: 'idle',
+      error: null,
+      paymentError: null,
+      isInsufficientFunds: false,
+    })
     expect(store.getState().echoApi.queries).toEqual({})
   })
 

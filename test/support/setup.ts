@@ -3,5 +3,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 import { server } from './server'
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
-afterEach(() => server.resetHandlers())
+afterEach(async () => {
+  server.resetHandlers()
+  if (typeof document !== 'undefined') (await import('@testing-library/react')).cleanup()
+})
 afterAll(() => server.close())

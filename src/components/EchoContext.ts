@@ -1,0 +1,26 @@
+import { createContext, useContext } from 'react'
+
+import { echoSessionOf } from '../api/echoSessionPort'
+import type { EchoSession } from '../auth/EchoSession'
+import type { ResolvedEchoConfig } from '../config'
+import type { EchoStore } from '../store/createEchoStore'
+
+/** What `<EchoProvider>` gives the components under it. */
+export interface EchoContextValue {
+  store: EchoStore
+  config: ResolvedEchoConfig
+}
+
+export const EchoContext = createContext<EchoContextValue | null>(null)
+
+/** The nearest provider's store and config; throws the SPEC §5 message outside one. */
+export function useEchoContext(): EchoContextValue {
+  const value = useContext(EchoContext)
+  if (value === null) throw new Error('useEcho must be used within an EchoProvider')
+  return value
+}
+
+/** The session of the nearest provider's store. */
+export function sessionOfStore(store: EchoStore): EchoSession {
+  return echoSessionOf<EchoSession>(store.dispatch)
+}

@@ -1,0 +1,73 @@
+import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react'
+import { Provider } from 'react-redux'
+import type { Store, UnknownAction } from '@reduxjs/toolkit'
+
+import { EchoReduxContext } from '../api/echoReduxContext'
+import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
+import { assertEchoStore } from '../store/assertEchoStore'
+import { createEchoStore, type EchoStore } from '../store/createEchoStore'
+import type { EchoRootState } from '../store/echoReducer'
+import { startEchoSession, stopEchoSession } from '../store/sessionMiddleware'
+import { EchoContext, type EchoContextValue } from './EchoContext'
+
+/** Props of {@link EchoProvider}. */
+export interface EchoProviderProps {
+  /** Your app's Echo config; `appId` is required. Fixed for the provider's life: give it a new `key` to change app. */
+  config: EchoConfig
+  /**
+   * Your own Redux store, set up with `echoReducers` and `echoMiddleware`. Without it the provider
+   * creates one with `createEchoStore`.
+   */
+  store?: Store<EchoRootState, UnknownAction>
+  children?: ReactNode
+}
+
+/**
+ * Gives the components under it an Echo session: sign-in, balance, top-up and model calls. Renders
+ * nothing until it has mounted in a browser (so nothing on a server).
+ *
+ * @example
+ * <EchoProvider config={{ appId: 'your-app-id' }}>
+ *   <EchoSignIn />
+ *   <EchoBalance />
+ * </EchoProvider>
+ */
+export function EchoProvider({ config, store: hostStore, children }: EchoProviderProps): ReactElement | null {
+  // Created once per provider and started only after mount, so StrictMode's double render builds no second session.
+  const [ownStore] = useState(() => (hostStore === undefined ? createEchoStore({ config, startSession: false }) : null))
+  const store = (hostStore as EchoStore | undefined) ?? ownStore!
+  const [firstConfig] = useState(() => configKey(config))
+  if (configKey(config) !== firstConfig) {
+    throw new Error(
+      `echo-rtk: <EchoProvider> config changed after mount (${firstConfig} -> ${configKey(config)}). A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`,
+    )
+  }
+  useMemo(() => assertEchoStore(store), [store])
+  // Checked at the first render in a browser, so a bad config fails at once with the field it names.
+  const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
+  const [mounted, setMounted] = useState(false)
+
+  useEffect(() => {
+    store.dispatch(startEchoSession(config))
+    // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setMounted(true)
+    return () => {
+      store.dispatch(stopEchoSession())
+    }
+    // The config is fixed for the provider's life (checked above).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store])
+
+  const value = useMemo<EchoContextValue | null>(() => (mounted && resolved !== null ? { store, config: resolved } : null), [mounted, store, resolved])
+  if (value === null) return null
+  return (
+    <Provider context={EchoReduxContext} store={store}>
+      <EchoContext.Provider value={value}>{children}</EchoContext.Provider>
+    </Provider>
+  )
+}
+
+function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl }: EchoConfig): string {
+  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null])
+}

@@ -1,0 +1,104 @@
+import { configureStore } from '@reduxjs/toolkit'
+import { render, screen } from '@testing-library/react'
+import { StrictMode } from 'react'
+import { Provider, useSelector } from 'react-redux'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { echoApi, echoMiddleware, echoReducers, EchoProvider, EchoSignIn, SignedIn, SignedOut, useEcho } from 'echo-rtk'
+
+import { CONFIG, echoStoresPerTest } from '../support/echoStores'
+import { fakeEcho } from '../support/fakeEcho'
+import { renderWithEcho } from '../support/renderWithEcho'
+
+const { newStore, signInThroughEcho } = echoStoresPerTest()
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const quietly = () => vi.spyOn(console, 'error').mockImplementation(() => undefined)
+
+function Status() {
+  const { status, user } = useEcho()
+  return <p>{`${status}:${user?.name ?? '-'}`}</p>
+}
+
+describe('EchoProvider', () => {
+  it('creates its own store and shows a stored session as signed in on the first render after mount', async () => {
+    await signInThroughEcho(fakeEcho())
+    renderWithEcho(<Status />)
+    expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
+  })
+
+  it('works with a host store set up with echoReducers and echoMiddleware', async () => {
+    await signInThroughEcho(fakeEcho())
+    const store = configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })
+    renderWithEcho(<Status />, { store })
+    expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
+    expect(store.getState().echo.auth.status).toBe('authenticated')
+  })
+
+  it('refuses a host store without the echo reducers, naming them', () => {
+    quietly()
+    const store = configureStore({ reducer: { todos: (state: string[] = []) => state } })
+    expect(() => renderWithEcho(<Status />, { store: store as never })).toThrow(/this store has no echo reducers\. Add them/)
+  })
+
+  it('refuses a host store without echoMiddleware, naming it', () => {
+    quietly()
+    const store = configureStore({ reducer: echoReducers, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoApi.middleware) })
+    expect(() => renderWithEcho(<Status />, { store })).toThrow(/this store has no echoMiddleware\. Add it/)
+  })
+
+  it('refuses a config without an appId at once, naming the field', () => {
+    quietly()
+    expect(() => renderWithEcho(<Status />, { config: { appId: '' } })).toThrow("EchoConfig.appId is required: pass your app's id from the Echo dashboard (got \"\")")
+  })
+
+  it('reports a config changed after mount instead of building a second session', () => {
+    quietly()
+    const store = newStore()
+    const { rerender } = render(<EchoProvider config={CONFIG} store={store}><Status /></EchoProvider>)
+    expect(() => rerender(<EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}><Status /></EchoProvider>)).toThrow(
+      /<EchoProvider> config changed after mount .* give it a new key/,
+    )
+  })
+
+  it("keeps two providers on one page apart, and leaves the app's own react-redux store alone", async () => {
+    await signInThroughEcho(fakeEcho())
+    const hostStore = configureStore({ reducer: { greeting: (state: string = 'hello from the host') => state } })
+    function HostGreeting() {
+      return <p>{useSelector<{ greeting: string }, string>((state) => state.greeting)}</p>
+    }
+    render(
+      <StrictMode>
+        <Provider store={hostStore}>
+          <EchoProvider config={CONFIG}>
+            <Status />
+            <HostGreeting />
+          </EchoProvider>
+          <EchoProvider config={{ ...CONFIG, appId: 'another-app' }}>
+            <Status />
+          </EchoProvider>
+        </Provider>
+      </StrictMode>,
+    )
+    expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
+    expect(screen.getByText('unauthenticated:-')).toBeDefined()
+    expect(screen.getByText('hello from the host')).toBeDefined()
+  })
+
+  it('SignedIn and SignedOut render their children only in their state', () => {
+    renderWithEcho(
+      <>
+        <SignedIn>inside</SignedIn>
+        <SignedOut>
+          <EchoSignIn />
+        </SignedOut>
+      </>,
+      { store: newStore() },
+    )
+    expect(screen.queryByText('inside')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
+  })
+})

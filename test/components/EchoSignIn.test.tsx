@@ -1,0 +1,117 @@
+import { act, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { EchoSignIn, type EchoUser } from 'echo-rtk'
+
+import { echoStoresPerTest } from '../support/echoStores'
+import { fakeEcho } from '../support/fakeEcho'
+import { renderWithEcho, storeWithSessionOverrides } from '../support/renderWithEcho'
+
+const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function signedInAs(userinfo: Record<string, unknown>) {
+  const store = await signInThroughEcho(fakeEcho({ userinfo }))
+  renderWithEcho(<EchoSignIn />, { store })
+}
+
+describe('EchoSignIn', () => {
+  it('reads Sign in while signed out, with the logo', () => {
+    renderWithEcho(<EchoSignIn className="mine" />, { store: newStore() })
+    const button = screen.getByRole('button', { name: 'Sign in' })
+    expect(button.className).toBe('mine')
+    expect(button.querySelector('svg[data-echo-logo]')).not.toBeNull()
+  })
+
+  it('reads Signing in... and is disabled and busy while loading, and leaves for Echo', async () => {
+    const store = newStore()
+    renderWithEcho(<EchoSignIn />, { store })
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    const button = screen.getByRole('button', { name: 'Signing in...' })
+    expect(button).toHaveProperty('disabled', true)
+    expect(button.getAttribute('aria-busy')).toBe('true')
+    expect(navigations[0]).toMatch(/^https:\/\/echo\.test\/api\/oauth\/authorize\?/)
+  })
+
+  it('once signed in shows Signed in as and the name', async () => {
+    await signedInAs({ sub: 'u1', email: 'ada@example.com', name: 'Ada Lovelace' })
+    expect(screen.getByText('Signed in as Ada Lovelace', { exact: false }).textContent).toBe(' Signed in as Ada Lovelace')
+    expect(screen.queryByRole('button')).toBeNull()
+  })
+
+  it('shows the email when there is no name', async () => {
+    await signedInAs({ sub: 'u1', email: 'ada@example.com' })
+    expect(screen.getByText(/Signed in as/).textContent).toBe(' Signed in as ada@example.com')
+  })
+
+  it('shows markup in a name as inert text', async () => {
+    await signedInAs({ sub: 'u1', email: 'x@example.com', name: '<img src=x onerror=alert(1)>' })
+    const label = screen.getByText(/Signed in as/)
+    expect(label.textContent).toBe(' Signed in as <img src=x onerror=alert(1)>')
+    expect(document.querySelector('img')).toBeNull()
+  })
+
+  it('cuts a 5,000-character name to 1,000 characters', async () => {
+    await signedInAs({ sub: 'u1', email: 'x@example.com', name: 'a'.repeat(5000) })
+    expect(screen.getByText(/Signed in as/).textContent).toBe(` Signed in as ${'a'.repeat(1000)}`)
+  })
+
+  it('calls onSuccess once with the user when a sign-in completes on this page', async () => {
+    const echo = fakeEcho()
+    await newStore().dispatch((await import('echo-rtk')).signIn())
+    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    const onSuccess = vi.fn<(user: EchoUser) => void>()
+    renderWithEcho(<EchoSignIn onSuccess={onSuccess} />, { store: newStore() })
+    await screen.findByText(/Signed in as Ada Lovelace/)
+    await act(() => Promise.resolve())
+    expect(onSuccess).toHaveBeenCalledTimes(1)
+    expect(onSuccess).toHaveBeenCalledWith({ id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace', picture: null })
+    expect(echo.counts.codeExchanges).toBe(1)
+  })
+
+  it('does not call onSuccess for a session restored from storage', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    const onSuccess = vi.fn()
+    window.history.replaceState(null, '', '/')
+    renderWithEcho(<EchoSignIn onSuccess={onSuccess} />, { store: newStore() })
+    await screen.findByText(/Signed in as/)
+    await act(() => Promise.resolve())
+    expect(onSuccess).not.toHaveBeenCalled()
+    expect(store.getState().echo.auth.status).toBe('authenticated')
+  })
+
+  it('calls onError when the sign-in coming back fails', async () => {
+    const echo = fakeEcho()
+    await newStore().dispatch((await import('echo-rtk')).signIn())
+    const back = new URL(echo.authorize(navigations[0]!))
+    back.searchParams.set('code', 'forged')
+    window.history.replaceState(null, '', back.href)
+    const onError = vi.fn<(error: Error) => void>()
+    renderWithEcho(<EchoSignIn onError={onError} />, { store: newStore() })
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
+    expect(onError.mock.calls[0]![0].message).toBe('Invalid authorization code while completing sign-in')
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
+  })
+
+  it('reports Sign in failed when the redirect fails with something that is not an Error', async () => {
+    // Deliberately not an Error: what a third-party redirect hook might reject with.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    const store = storeWithSessionOverrides({ signIn: () => Promise.reject('nope') })
+    const onError = vi.fn<(error: Error) => void>()
+    renderWithEcho(<EchoSignIn onError={onError} />, { store })
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }))
+    expect(onError).toHaveBeenCalledWith(new Error('Sign in failed'))
+    expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
+  })
+
+  it('calls onError with the reason when the redirect cannot start', async () => {
+    const onError = vi.fn<(error: Error) => void>()
+    renderWithEcho(<EchoSignIn onError={onError} />, { store: newStore({ navigate: () => { throw new Error('blocked by the browser') } }) })
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(onError.mock.calls[0]![0].message).toBe('blocked by the browser while starting sign-in')
+  })
+})

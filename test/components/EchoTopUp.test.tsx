@@ -1,0 +1,76 @@
+import { act, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it, vi } from 'vitest'
+
+import { EchoTopUp, insufficientFundsDetected } from 'echo-rtk'
+
+import { echoStoresPerTest } from '../support/echoStores'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
+import { renderWithEcho } from '../support/renderWithEcho'
+import { server } from '../support/server'
+
+const { newStore, signInThroughEcho } = echoStoresPerTest()
+
+async function topUp(props: Parameters<typeof EchoTopUp>[0] = {}) {
+  const echo = fakeEcho()
+  const store = await signInThroughEcho(echo)
+  const navigate = vi.fn<(url: string) => void>()
+  renderWithEcho(<EchoTopUp navigate={navigate} {...props} />, { store })
+  return { echo, store, navigate, amount: screen.getByLabelText('Amount (USD)'), button: screen.getByRole('button', { name: 'Add credits' }) }
+}
+
+describe('EchoTopUp', () => {
+  it('turns an amount into a payment link and opens it', async () => {
+    const { amount, button, navigate, echo } = await topUp()
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '25')
+    await userEvent.click(button)
+    expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/link-1')
+    expect(echo.counts.paymentLinks).toBe(1)
+  })
+
+  it.each(['', '0.5', '0', '-3', 'e'])('refuses an amount of %j: Add credits is disabled', async (typed) => {
+    const { amount, button } = await topUp()
+    await userEvent.clear(amount)
+    if (typed !== '') await userEvent.type(amount, typed)
+    expect(button).toHaveProperty('disabled', true)
+  })
+
+  it('refuses to follow a link that is neither https nor on the Echo host', async () => {
+    const { button, navigate } = await topUp()
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, () =>
+        HttpResponse.json({ paymentLink: { id: 'x', url: 'javascript:alert(1)', amount: 10, currency: 'usd', status: 'created', created: 1 } }),
+      ),
+    )
+    await userEvent.click(button)
+    expect(navigate).not.toHaveBeenCalled()
+    expect(screen.getByRole('alert').textContent).toBe('Refusing to open a payment link that is neither https nor on https://echo.test: javascript:alert(1)')
+  })
+
+  it('says why when the link cannot be made', async () => {
+    const onError = vi.fn()
+    const { button } = await topUp({ onError })
+    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })))
+    await userEvent.click(button)
+    expect(screen.getByRole('alert').textContent).toBe('{"message":"Stripe is down"} while creating payment link')
+    expect(onError).toHaveBeenCalledTimes(1)
+  })
+
+  it('offers itself once Echo has answered 402', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    renderWithEcho(<EchoTopUp onlyWhenOutOfCredits />, { store })
+    expect(screen.queryByLabelText('Amount (USD)')).toBeNull()
+    act(() => {
+      store.dispatch(insufficientFundsDetected())
+    })
+    expect(screen.getByRole('status').textContent).toBe('You are out of credits. Add credits to keep going.')
+    expect(screen.getByLabelText('Amount (USD)')).toBeDefined()
+  })
+
+  it('is disabled while nobody is signed in', () => {
+    renderWithEcho(<EchoTopUp />, { store: newStore() })
+    expect(screen.getByRole('button', { name: 'Add credits' })).toHaveProperty('disabled', true)
+  })
+})

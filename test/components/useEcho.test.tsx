@@ -1,0 +1,79 @@
+import { renderHook, waitFor } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import type { ReactNode } from 'react'
+import { describe, expect, it } from 'vitest'
+
+import { EchoProvider, signInFailed, useEcho } from 'echo-rtk'
+
+import { CONFIG, echoStoresPerTest } from '../support/echoStores'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
+import { server } from '../support/server'
+
+const { newStore, signInThroughEcho } = echoStoresPerTest()
+
+const inProvider = (store: ReturnType<typeof newStore>) =>
+  function Wrapper({ children }: { children: ReactNode }) {
+    return (
+      <EchoProvider config={CONFIG} store={store}>
+        {children}
+      </EchoProvider>
+    )
+  }
+
+describe('useEcho', () => {
+  it('throws outside a provider', () => {
+    expect(() => renderHook(() => useEcho())).toThrow(new Error('useEcho must be used within an EchoProvider'))
+  })
+})
+
+describe('useEcho in a provider', () => {
+  it('gives the user, the status, the balance and the resolved config', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
+    await waitFor(() => expect(result.current.balance).not.toBeNull())
+    expect(result.current).toMatchObject({
+      user: { id: 'user-1', name: 'Ada Lovelace' },
+      status: 'authenticated',
+      isAuthenticated: true,
+      isLoading: false,
+      error: null,
+      balance: { balance: 12.5, currency: 'USD' },
+      freeTierBalance: { userSpendInfo: { amountLeft: -1 } },
+      isInsufficientFunds: false,
+      config: { appId: 'app-123', apiUrl: 'https://echo.test', scope: 'llm:invoke offline_access', baseRouterUrl: 'https://echo.router.merit.systems' },
+    })
+  })
+
+  it('refreshBalance() and createPaymentLink() reject with Not authenticated when signed out', async () => {
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(newStore()) })
+    await expect(result.current.refreshBalance()).rejects.toThrow(new Error('Not authenticated'))
+    await expect(result.current.createPaymentLink(10)).rejects.toThrow(new Error('Not authenticated'))
+  })
+
+  it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    const bodies: unknown[] = []
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
+        bodies.push(await request.json())
+        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://pay.echo.test/l1', amount: 15, currency: 'usd', status: 'created', created: 1 } })
+      }),
+    )
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
+    await expect(result.current.createPaymentLink(15)).resolves.toBe('https://pay.echo.test/l1')
+    expect(bodies).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: window.location.origin }])
+  })
+
+  it('error prefers the auth error, then the balance error, then the payment error', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'card declined' }, { status: 400 })))
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
+    await expect(result.current.createPaymentLink(5)).rejects.toThrow('{"message":"card declined"} while creating payment link')
+    await waitFor(() => expect(result.current.error).toBe('{"message":"card declined"} while creating payment link'))
+    server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'ledger down' }, { status: 503 })))
+    await expect(result.current.refreshBalance()).rejects.toThrow('{"message":"ledger down"} while fetching balance')
+    await waitFor(() => expect(result.current.error).toBe('{"message":"ledger down"} while fetching balance'))
+    store.dispatch(signInFailed({ code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: access_denied' }))
+    await waitFor(() => expect(result.current.error).toBe('Sign-in was refused: access_denied'))
+  })
+})

@@ -1,0 +1,45 @@
+import type { Middleware, Store, UnknownAction } from '@reduxjs/toolkit'
+import { configureStore } from '@reduxjs/toolkit'
+import { render } from '@testing-library/react'
+import { StrictMode, type ReactNode } from 'react'
+
+import { EchoProvider, echoReducers, type EchoConfig, type EchoRootState } from 'echo-rtk'
+
+import { isGetEchoSession } from '../../src/api/echoSessionPort'
+import { createEchoMiddleware } from '../../src/store/sessionMiddleware'
+import type { EchoEnvironment } from '../../src/auth/environment'
+import { CONFIG } from './echoStores'
+
+/** Renders `ui` inside `<EchoProvider>`, in StrictMode as every test here does. */
+export function renderWithEcho(ui: ReactNode, { store, config = CONFIG }: { store?: Store<EchoRootState, UnknownAction>; config?: EchoConfig } = {}) {
+  return render(
+    <StrictMode>
+      <EchoProvider config={config} {...(store === undefined ? {} : { store })}>
+        {ui}
+      </EchoProvider>
+    </StrictMode>,
+  )
+}
+
+/**
+ * A store set up like a host app's, whose session answers some methods differently: for the
+ * paths a real session rarely takes (a sign-in that rejects with a non-Error, a slow sign-out).
+ */
+export function storeWithSessionOverrides(overrides: Record<string, unknown>, environment: Partial<EchoEnvironment> = {}) {
+  const [apiMiddleware, sessionMiddleware] = createEchoMiddleware({ environment: { locks: undefined, openChannel: undefined, ...environment } })
+  const override: Middleware = () => (next) => (action) => {
+    const answer = next(action)
+    if (!isGetEchoSession(action) || answer === undefined) return answer
+    return new Proxy(answer as object, {
+      get: (session, name) => {
+        if (typeof name === 'string' && name in overrides) return overrides[name]
+        const value: unknown = Reflect.get(session, name, session)
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(session) : value
+      },
+    })
+  }
+  return configureStore({
+    reducer: echoReducers,
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(apiMiddleware, override, sessionMiddleware),
+  })
+}
