@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^echo-rtk$/, replacement: source('index.ts') },
       { find: /^echo-rtk\/client$/, replacement: source('client.ts') },
+      { find: /^echo-rtk\/testing$/, replacement: source('testing.ts') },
     ],
   },
   test: {

@@ -9,6 +9,8 @@ import { heading, run } from './run.mjs'
 const allowedImports = {
   'dist/client.js': ['async-mutex'],
   'dist/client.cjs': ['async-mutex'],
+  'dist/testing.js': ['msw'],
+  'dist/testing.cjs': ['msw'],
   'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
   'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
 }
