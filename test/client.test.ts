@@ -14,6 +14,7 @@ describe('echo-rtk/client', () => {
         "EchoError",
         "REFRESH_TIMEOUT_MS",
         "createEchoFetch",
+        "createEchoRouter",
         "isAbortError",
         "isInsufficientFunds",
         "resolveConfig",

@@ -27,6 +27,7 @@ describe('echo-rtk', () => {
         "balanceSlice",
         "createEchoFetch",
         "createEchoMiddleware",
+        "createEchoRouter",
         "createEchoStore",
         "createPaymentLink",
         "echoApi",

@@ -1,0 +1,41 @@
+import { DEFAULT_ROUTER_URL, httpUrl } from '../../config'
+import type { RequestOptions } from '../EchoClient'
+import { createAuthorizedSend } from '../authorizedFetch'
+import type { AnthropicMessage, AnthropicStreamEvent, MessageRequest } from './anthropicTypes'
+import type { EchoRouter, EchoRouterOptions } from './EchoRouter'
+import { googleRoutes } from './googleRoutes'
+import { openAiRoutes } from './openAiRoutes'
+import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_MAX_TOKENS } from './routerDefaults'
+import { createRouterTransport } from './routerTransport'
+import { streamingCreate } from './streamingCreate'
+
+/**
+ * The model router client: OpenAI-, Anthropic- and Google-style calls billed to the signed-in user,
+ * through the same authorized fetch as everything else (bearer token, one shared refresh on a 401,
+ * one marked retry; no token, no request).
+ *
+ * @example
+ * const router = createEchoRouter({ tokenProvider })
+ * const stream = await router.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true })
+ * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '')
+ */
+export function createEchoRouter({ baseRouterUrl = DEFAULT_ROUTER_URL, tokenProvider, fetch, ...options }: EchoRouterOptions): EchoRouter {
+  const routerUrl = httpUrl('baseRouterUrl', baseRouterUrl)
+  const sendAuthorized = createAuthorizedSend({ tokenProvider, ...options, ...(fetch === undefined ? {} : { fetch }) })
+  const transport = createRouterTransport(sendAuthorized, routerUrl)
+
+  return {
+    ...openAiRoutes(transport),
+    messages: {
+      create: streamingCreate<MessageRequest, AnthropicMessage, AnthropicStreamEvent>(transport, (body, { signal }: RequestOptions) => ({
+        path: '/messages',
+        action: 'creating message',
+        model: body.model,
+        body: { ...body, max_tokens: body.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS },
+        headers: { 'anthropic-version': ANTHROPIC_VERSION },
+        signal,
+      })),
+    },
+    google: googleRoutes(transport),
+  }
+}

@@ -1,0 +1,89 @@
+import { EchoError, isAbortError } from '../../errors'
+
+/** What a failed router call was: where it went, what it was doing, for which model. */
+export interface FailedCall {
+  /** The path under the router, e.g. `/chat/completions`; kept as the error's `endpoint`. */
+  path: string
+  /** What was being done, for the message: `creating chat completion`. */
+  action: string
+  model?: string | undefined
+}
+
+/**
+ * The `EchoError` for a non-OK router answer. A 402 says "insufficient funds" whatever the body
+ * (Echo may answer with an HTML page or a payment-requirements document); a 422 names the unknown
+ * model and carries the router's `{error}` message; anything else is `HTTP_<status>` with the body
+ * text as message (SPEC §8).
+ * @internal
+ */
+export async function routerHttpError(response: Response, call: FailedCall, refreshError?: Error): Promise<EchoError> {
+  const { status } = response
+  const body = await response.text().catch(() => '')
+  const message = describeFailure(status, body, call.model, response.statusText)
+  return new EchoError({
+    code: `HTTP_${status}`,
+    message: refreshError === undefined ? message : `${message} (token refresh failed: ${refreshError.message})`,
+    statusCode: status,
+    endpoint: call.path,
+    action: call.action,
+    ...(refreshError === undefined ? {} : { cause: refreshError }),
+  })
+}
+
+/**
+ * Anything thrown while talking to the router, as an `EchoError`: our own errors and aborts keep
+ * their meaning, anything else means the network failed.
+ * @internal
+ */
+export function callFailure(error: unknown, call: FailedCall): EchoError {
+  const known = error instanceof EchoError || isAbortError(error)
+  return EchoError.from(known ? error : EchoError.network(error, call.path), call.action)
+}
+
+/** The `EchoError` for an error the router or the model sent inside a stream that had begun. */
+export function streamedError(payload: unknown, call: FailedCall): EchoError {
+  return new EchoError({
+    code: 'UNKNOWN_ERROR',
+    message: `The model stream failed: ${errorMessageOf(payload) ?? JSON.stringify(payload)}`,
+    endpoint: call.path,
+    action: call.action,
+  })
+}
+
+/** True for a streamed event that reports an error rather than a piece of the answer. */
+export function isErrorPayload(payload: unknown): boolean {
+  if (typeof payload !== 'object' || payload === null) return false
+  const { type, error } = payload as { type?: unknown; error?: unknown }
+  return type === 'error' || (error !== undefined && error !== null)
+}
+
+function describeFailure(status: number, body: string, model: string | undefined, statusText: string): string {
+  const routerMessage = errorMessageOf(parseJson(body))
+  if (status === 402) return routerMessage === undefined ? 'Insufficient funds' : `Insufficient funds: ${routerMessage}`
+  if (status === 422) {
+    const unknown = model === undefined ? 'Unknown model' : `Unknown model "${model}"`
+    return routerMessage === undefined ? unknown : `${unknown}: ${routerMessage}`
+  }
+  if (body !== '') return body
+  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}`
+}
+
+/** The human message in an error payload: `{error: "..."}`, `{error: {message}}` or `{message}`. */
+function errorMessageOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined
+  const { error, message } = payload as { error?: unknown; message?: unknown }
+  if (typeof error === 'string' && error !== '') return error
+  if (typeof error === 'object' && error !== null) {
+    const inner = (error as { message?: unknown }).message
+    if (typeof inner === 'string' && inner !== '') return inner
+  }
+  return typeof message === 'string' && message !== '' ? message : undefined
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
