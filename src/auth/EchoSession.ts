@@ -45,6 +45,8 @@ export class EchoSession {
   /** The authorized fetch of this session, for the RTK Query baseQuery and the router. */
   readonly sendAuthorized: AuthorizedSend
   readonly coordinator: RefreshCoordinator
+  /** The plain `fetch` of the session's environment, for callers that add their own authorization. */
+  readonly fetch: EchoEnvironment['fetch']
   readonly #env: EchoEnvironment
   readonly #report: SessionReporter
   readonly #userManager: UserManager
@@ -77,6 +79,7 @@ export class EchoSession {
       refreshToken: () => this.#renew(),
       onRefreshError: (error) => void this.#refreshFailed(error),
     })
+    this.fetch = env.fetch
     this.client = new EchoClient({ tokenProvider: this.coordinator, apiUrl: config.apiUrl, fetch: env.fetch })
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
   }

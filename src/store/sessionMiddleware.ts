@@ -1,13 +1,15 @@
 import { createAction, type Dispatch, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/echoApi'
-import { isGetEchoSession } from '../api/echoSessionPort'
+import { isGetEchoSession, NO_SESSION } from '../api/echoSessionPort'
+import type { EchoRouter } from '../api/router/EchoRouter'
 import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
 import { MISSING_REDUCERS } from './assertEchoStore'
 import { BalanceFollower } from './balanceFollower'
+import { createSessionRouter } from './sessionRouter'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -16,6 +18,8 @@ import { BalanceFollower } from './balanceFollower'
 export const startEchoSession = createAction<EchoConfig>('echo/startSession')
 /** Stops the session's timers and listeners; it can be started again. */
 export const stopEchoSession = createAction('echo/stopSession')
+/** The private request the session middleware answers with the store's model router. */
+export const requestEchoRouter = createAction('echo/getRouter')
 
 /** Options of {@link createEchoMiddleware}. */
 export interface EchoMiddlewareOptions {
@@ -30,6 +34,8 @@ export interface EchoMiddlewareOptions {
 export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let session: EchoSession | undefined
+    let router: EchoRouter | undefined
+    let env: EchoEnvironment | undefined
     const balance = new BalanceFollower(store.dispatch)
     const report = sessionReporter(store.dispatch)
 
@@ -39,13 +45,18 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
           `echo-rtk: this store's Echo session belongs to app ${session.config.appId} at ${session.config.apiUrl}; it cannot switch to another config. Create another store (or give <EchoProvider> a new key) for another app`,
         )
       }
-      session ??= new EchoSession(config, report, { ...browserEnvironment(), ...environment })
+      env ??= { ...browserEnvironment(), ...environment }
+      session ??= new EchoSession(config, report, env)
       session.start()
       return session
     }
 
     return (next) => (action) => {
       if (isGetEchoSession(action)) return session
+      if (requestEchoRouter.match(action)) {
+        if (session === undefined || env === undefined) throw new Error(NO_SESSION)
+        return (router ??= createSessionRouter(session, store.dispatch, env))
+      }
       if (startEchoSession.match(action)) {
         const state = store.getState() as { echo?: unknown; echoApi?: unknown }
         if (state.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)

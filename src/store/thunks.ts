@@ -2,11 +2,13 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/echoApi'
 import { echoSessionOf } from '../api/echoSessionPort'
+import type { EchoRouter } from '../api/router/EchoRouter'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
 import type { EchoSession } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
+import { requestEchoRouter } from './sessionMiddleware'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -53,3 +55,13 @@ export const createPaymentLink =
 function rethrowAsEchoError(error: unknown): never {
   throw EchoError.fromJSON(error as EchoErrorData)
 }
+
+/**
+ * The model router of the store's session: calls billed to the signed-in user, sharing the
+ * session's single refresh; a 402 marks the user out of credits, and the balance follows spending.
+ *
+ * @example
+ * const router = store.dispatch(getEchoRouter())
+ */
+export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
+  dispatch(requestEchoRouter()) as unknown as EchoRouter

@@ -44,10 +44,10 @@ export function echoStoresPerTest() {
     return store
   }
   /** Signs in the whole way: redirect to Echo, consent, back with a code, a fresh page load completes it. */
-  const signInThroughEcho = async (echo: { authorize(url: string): string }, environment: Partial<EchoEnvironment> = {}) => {
-    await newStore(environment).dispatch(signIn())
+  const signInThroughEcho = async (echo: { authorize(url: string): string }, environment: Partial<EchoEnvironment> = {}, config: EchoConfig = CONFIG) => {
+    await newStore(environment, config).dispatch(signIn())
     window.history.replaceState(null, '', echo.authorize(navigations.at(-1)!))
-    const store = newStore(environment)
+    const store = newStore(environment, config)
     await sessionOf(store).signInCallback
     // Signed in, the balance loads by itself: let it land before the test moves the clock.
     await vi.waitFor(() => {
