@@ -1,0 +1,95 @@
+// Checks bearer access tokens for the API, userinfo and the router.
+// oidc-provider keeps no copy of a JWT access token, so `provider.AccessToken.find` cannot see one:
+// the dev server verifies the JWT's signature, issuer, audience and expiry itself, and (stricter
+// than a bare JWT check, as DESIGN §7 wants) refuses tokens whose grant has been revoked, e.g. after
+// a rotated refresh token was presented twice. Opaque tokens, should any be issued, go through
+// `provider.AccessToken.find`.
+
+import { verify } from 'node:crypto'
+
+/**
+ * @typedef {object} AccessTokenInfo
+ * @property {string} accountId the user's id (the token's `sub`)
+ * @property {string} clientId the app's id
+ * @property {string} scope
+ * @property {number} expiresAt epoch seconds
+ */
+
+/**
+ * @typedef {object} SigningKey
+ * @property {import('node:crypto').KeyObject} publicKey
+ * @property {string} kid
+ * @property {string} issuer
+ * @property {string} audience
+ */
+
+/** How many issued tokens' grants are remembered before the expired ones are swept. */
+const SWEEP_AT = 1000
+
+/**
+ * @param {import('oidc-provider').default} provider
+ * @param {SigningKey} signingKey
+ * @param {() => number} [now] epoch milliseconds
+ */
+export function createAccessTokenVerifier(provider, signingKey, now = Date.now) {
+  /** The grant of every JWT access token issued and not yet expired: jti -> { grantId, exp }. */
+  const issued = new Map()
+
+  provider.on('access_token.issued', (/** @type {{ jti: string, grantId?: string, exp?: number }} */ token) => {
+    if (issued.size >= SWEEP_AT) {
+      const nowSeconds = now() / 1000
+      for (const [jti, record] of issued) if (record.exp <= nowSeconds) issued.delete(jti)
+    }
+    issued.set(token.jti, { grantId: token.grantId, exp: token.exp ?? 0 })
+  })
+
+  /**
+   * The token's details when it is valid now, else undefined.
+   * @param {string | undefined} token
+   * @returns {Promise<AccessTokenInfo | undefined>}
+   */
+  async function findAccessToken(token) {
+    if (!token) return undefined
+    if (token.split('.').length !== 3) return findOpaque(token)
+    const payload = verifyJwt(token, signingKey, now() / 1000)
+    if (!payload) return undefined
+    const record = issued.get(payload.jti)
+    if (!record) return undefined
+    if (record.grantId && !(await provider.Grant.find(record.grantId))) return undefined
+    return { accountId: String(payload.sub), clientId: String(payload.client_id), scope: String(payload.scope ?? ''), expiresAt: Number(payload.exp) }
+  }
+
+  /** @param {string} token */
+  async function findOpaque(token) {
+    const found = await provider.AccessToken.find(token)
+    if (!found || found.isExpired) return undefined
+    return { accountId: String(found.accountId), clientId: String(found.clientId), scope: String(found.scope ?? ''), expiresAt: Number(found.exp) }
+  }
+
+  return findAccessToken
+}
+
+/**
+ * The payload of an RS256 JWT signed by `key`, for its issuer and audience, unexpired; else undefined.
+ * @param {string} token
+ * @param {SigningKey} key
+ * @param {number} nowSeconds
+ * @returns {Record<string, unknown> & { jti: string } | undefined}
+ */
+function verifyJwt(token, key, nowSeconds) {
+  const [header = '', payload = '', signature = ''] = token.split('.')
+  try {
+    const head = /** @type {Record<string, unknown>} */ (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')))
+    if (head.alg !== 'RS256' || head.kid !== key.kid) return undefined
+    const signed = Buffer.from(`${header}.${payload}`)
+    if (!verify('RSA-SHA256', signed, key.publicKey, Buffer.from(signature, 'base64url'))) return undefined
+    const claims = /** @type {Record<string, unknown>} */ (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')))
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
+    if (claims.iss !== key.issuer || !audiences.includes(key.audience)) return undefined
+    if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) return undefined
+    if (typeof claims.jti !== 'string') return undefined
+    return /** @type {Record<string, unknown> & { jti: string }} */ (claims)
+  } catch {
+    return undefined
+  }
+}

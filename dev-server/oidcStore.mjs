@@ -1,0 +1,95 @@
+// Where the OpenID provider keeps codes, refresh tokens, grants, sessions and interactions: an
+// in-memory map per dev server (nothing survives a restart, which suits a dev server), with
+// expiry, and the grant index that lets a revoked grant take all its tokens with it.
+
+/** Entries are swept for expiry once the map has grown by this many since the last sweep. */
+const SWEEP_EVERY = 500
+
+/**
+ * An oidc-provider adapter class over one private map.
+ * @param {() => number} [now] epoch milliseconds
+ */
+export function createOidcStore(now = Date.now) {
+  /** @type {Map<string, { value: any, expiresAt: number }>} */
+  const entries = new Map()
+  let sizeAtSweep = 0
+
+  /** @param {string} key */
+  const get = (key) => {
+    const entry = entries.get(key)
+    if (!entry) return undefined
+    if (entry.expiresAt <= now()) {
+      entries.delete(key)
+      return undefined
+    }
+    return entry.value
+  }
+  /** @param {string} key @param {unknown} value @param {number | undefined} expiresIn seconds */
+  const set = (key, value, expiresIn) => {
+    if (entries.size - sizeAtSweep >= SWEEP_EVERY) {
+      const time = now()
+      for (const [stale, entry] of entries) if (entry.expiresAt <= time) entries.delete(stale)
+      sizeAtSweep = entries.size
+    }
+    entries.set(key, { value, expiresAt: typeof expiresIn === 'number' ? now() + expiresIn * 1000 : Infinity })
+  }
+  /** @param {string} grantId */
+  const grantKey = (grantId) => `grant:${grantId}`
+
+  return class OidcStore {
+    /** @param {string} model the provider's model name: Session, Grant, RefreshToken, ... */
+    constructor(model) {
+      this.model = model
+    }
+
+    /** @param {string} id */
+    key(id) {
+      return `${this.model}:${id}`
+    }
+
+    /** @param {string} id @param {Record<string, any>} payload @param {number} [expiresIn] seconds */
+    async upsert(id, payload, expiresIn) {
+      const key = this.key(id)
+      if (this.model === 'Session' && typeof payload.uid === 'string') set(`sessionUid:${payload.uid}`, id, expiresIn)
+      if (typeof payload.grantId === 'string' && this.model !== 'Grant') {
+        const members = get(grantKey(payload.grantId)) ?? new Set()
+        members.add(key)
+        set(grantKey(payload.grantId), members, undefined)
+      }
+      set(key, payload, expiresIn)
+    }
+
+    /** @param {string} id */
+    async find(id) {
+      return get(this.key(id))
+    }
+
+    /** @param {string} uid */
+    async findByUid(uid) {
+      const id = get(`sessionUid:${uid}`)
+      return typeof id === 'string' ? get(this.key(id)) : undefined
+    }
+
+    async findByUserCode() {
+      return undefined
+    }
+
+    /** @param {string} id */
+    async consume(id) {
+      const payload = get(this.key(id))
+      if (payload) payload.consumed = Math.floor(now() / 1000)
+    }
+
+    /** @param {string} id */
+    async destroy(id) {
+      entries.delete(this.key(id))
+    }
+
+    /** @param {string} grantId */
+    async revokeByGrantId(grantId) {
+      const members = get(grantKey(grantId))
+      if (members instanceof Set) for (const key of members) entries.delete(key)
+      entries.delete(grantKey(grantId))
+    }
+  }
+}

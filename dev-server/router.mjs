@@ -1,0 +1,189 @@
+// The model router (its own port): OpenAI-, Anthropic- and Google-style endpoints at the root,
+// deterministic answers, streams token by token, billing per token against the ledger.
+// As Echo's router: no token or not enough balance -> 402 with an HTML body; a bad or expired
+// token -> 401; an unknown model -> 422 `{ error }`; streams carry no Content-Type.
+
+import { BodyTooLargeError, HttpError, readBody, sendJson } from './http.mjs'
+import { allowAnyOrigin, answerPreflight } from './cors.mjs'
+import { answerFor, isRecord } from './answerText.mjs'
+import { chatCompletions, completions, responses } from './openaiShapes.mjs'
+import { messages } from './anthropicShapes.mjs'
+import { generateContent } from './googleShapes.mjs'
+import { planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
+import { findModel } from './models.mjs'
+import { writeFrames } from './sse.mjs'
+import { TEST_USER } from './fixtures.mjs'
+
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {import('./models.mjs').Model} Model */
+/** @typedef {import('./models.mjs').ModelKind} ModelKind */
+
+/**
+ * A language endpoint: its answer shapes, id prefix and where the caller's output limit is.
+ * @typedef {object} TextEndpoint
+ * @property {'text'} kind
+ * @property {{ complete: (ctx: import('./openaiShapes.mjs').TextContext) => unknown, stream: (ctx: import('./openaiShapes.mjs').TextContext) => import('./openaiShapes.mjs').Frame[] }} shape
+ * @property {string} idPrefix
+ * @property {(body: Record<string, unknown>) => unknown} maxTokens
+ * @property {boolean} [alwaysStreams]
+ */
+
+/**
+ * Any other endpoint: how many tokens it bills and how it answers, once the charge went through.
+ * @typedef {object} MediaEndpoint
+ * @property {Exclude<ModelKind, 'text'>} kind
+ * @property {boolean} [multipart]
+ * @property {(request: { body: Record<string, unknown>, model: Model, modelName: string }) => { inputTokens: number, outputTokens: number, send: (res: ServerResponse) => void }} plan
+ */
+
+/** @type {Record<string, TextEndpoint | MediaEndpoint>} */
+const OPENAI_AND_ANTHROPIC = {
+  '/chat/completions': { kind: 'text', shape: chatCompletions, idPrefix: 'chatcmpl-dev-', maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens },
+  '/responses': { kind: 'text', shape: responses, idPrefix: 'resp_dev', maxTokens: (body) => body.max_output_tokens },
+  '/completions': { kind: 'text', shape: completions, idPrefix: 'cmpl-dev-', maxTokens: (body) => body.max_tokens },
+  '/messages': { kind: 'text', shape: messages, idPrefix: 'msg_dev_', maxTokens: (body) => body.max_tokens },
+  '/embeddings': { kind: 'embedding', plan: planOpenAiEmbeddings },
+  '/images/generations': { kind: 'image', plan: planOpenAiImages },
+  '/audio/transcriptions': { kind: 'transcription', multipart: true, plan: planTranscription },
+  '/audio/speech': { kind: 'speech', plan: planSpeech },
+}
+
+/** @type {Record<string, TextEndpoint | MediaEndpoint>} */
+const GOOGLE = {
+  generateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens },
+  streamGenerateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens, alwaysStreams: true },
+  predict: { kind: 'image', plan: planGooglePredict },
+  batchEmbedContents: { kind: 'embedding', plan: planGoogleEmbeddings },
+}
+
+/**
+ * @param {{ ledger: import('./ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('./accessTokens.mjs').AccessTokenInfo | undefined>, streamDelayMs: number }} options
+ * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
+ */
+export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) {
+  let answered = 0
+
+  return async function handleRouter(req, res) {
+    if (answerPreflight(req, res)) return
+    allowAnyOrigin(req, res)
+    const url = new URL(req.url ?? '/', 'http://router.invalid')
+    const route = findEndpoint(url.pathname)
+    if (!route) return sendJson(res, 404, { error: `No route for ${url.pathname}` })
+    if (req.method !== 'POST') return sendJson(res, 405, { error: `${url.pathname} answers POST` })
+
+    const token = tokenOf(req, url)
+    if (!token) return paymentRequired(res, 'No access token was sent: sign in to Echo to call models.')
+    const access = await findAccessToken(token)
+    if (!access || access.accountId !== TEST_USER.id) return sendJson(res, 401, { error: 'Invalid or expired access token' })
+
+    try {
+      const body = await readRequest(req, route.endpoint)
+      const modelName = route.model ?? (typeof body.model === 'string' ? body.model : undefined)
+      const model = findModel(modelName)
+      if (!model) throw routerError(422, `Unknown model: ${modelName ?? '(none given)'}. GET /api/v1/supported-models lists the models the router accepts.`)
+      if (model.kind !== route.endpoint.kind) throw routerError(422, `Model ${model.id} cannot answer ${url.pathname}`)
+      answered += 1
+
+      const { endpoint } = route
+      if (endpoint.kind === 'text') {
+        const textEndpoint = /** @type {TextEndpoint} */ (endpoint)
+        const answer = answerFor(body, numberOrUndefined(textEndpoint.maxTokens(body)))
+        const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
+        if (!ledger.tryCharge(cost)) return paymentRequired(res, 'Your Echo balance is spent: top up to keep calling models.')
+        const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
+        if (textEndpoint.alwaysStreams || body.stream === true) {
+          const { tokensSent } = await writeFrames(res, textEndpoint.shape.stream(ctx), { delayMs: streamDelayMs })
+          // Tokens the client never received (it went away) are not billed.
+          ledger.refund((answer.tokens.length - tokensSent) * model.outputMicros)
+        } else {
+          sendJson(res, 200, textEndpoint.shape.complete(ctx))
+        }
+        return
+      }
+
+      const plan = /** @type {MediaEndpoint} */ (endpoint).plan({ body, model, modelName: modelName ?? model.id })
+      const cost = plan.inputTokens * model.inputMicros + plan.outputTokens * model.outputMicros
+      if (!ledger.tryCharge(cost)) return paymentRequired(res, 'Your Echo balance is spent: top up to keep calling models.')
+      plan.send(res)
+    } catch (error) {
+      if (error instanceof HttpError) return sendJson(res, error.status, error.body)
+      if (error instanceof SyntaxError) return sendJson(res, 400, { error: `The request body is not valid JSON: ${error.message}` })
+      if (error instanceof BodyTooLargeError) return sendJson(res, 413, { error: error.message })
+      throw error
+    }
+  }
+}
+
+/**
+ * @param {string} fullPath
+ * @returns {{ endpoint: TextEndpoint | MediaEndpoint, model?: string } | undefined}
+ */
+function findEndpoint(fullPath) {
+  // Echo's paths are at the root; the official SDKs' own prefixes (Anthropic's /v1, Google's
+  // /v1beta) are accepted too, so an SDK pointed at the router works without path rewriting.
+  const path = fullPath.replace(/^\/v1(?:beta)?(?=\/)/, '')
+  const direct = OPENAI_AND_ANTHROPIC[path]
+  if (direct) return { endpoint: direct }
+  const google = /^\/models\/([^/:]+):(\w+)$/.exec(path)
+  const endpoint = google ? GOOGLE[google[2] ?? ''] : undefined
+  return endpoint && google ? { endpoint, model: decodeURIComponent(google[1] ?? '') } : undefined
+}
+
+/**
+ * The access token, wherever an official SDK puts it: `Authorization: Bearer` (OpenAI),
+ * `x-api-key` (Anthropic), `x-goog-api-key` or `?key=` (Google).
+ * @param {IncomingMessage} req
+ * @param {URL} url
+ */
+function tokenOf(req, url) {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1]
+  const header = (/** @type {string} */ name) => {
+    const value = req.headers[name]
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+  }
+  return bearer ?? header('x-api-key') ?? header('x-goog-api-key') ?? (url.searchParams.get('key') || undefined)
+}
+
+/**
+ * Echo's router answers 402 with an HTML page when there is no token or no money.
+ * @param {ServerResponse} res
+ * @param {string} reason
+ */
+function paymentRequired(res, reason) {
+  res.writeHead(402, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(`<!DOCTYPE html><html><head><title>402 Payment Required</title></head><body><h1>402 Payment Required</h1><p>${reason}</p></body></html>`)
+}
+
+/**
+ * The JSON body, or for multipart endpoints the form's fields (files as Blobs).
+ * @param {IncomingMessage} req
+ * @param {TextEndpoint | MediaEndpoint} endpoint
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function readRequest(req, endpoint) {
+  if ('multipart' in endpoint && endpoint.multipart) {
+    const type = req.headers['content-type'] ?? ''
+    if (!type.startsWith('multipart/form-data')) throw routerError(400, 'Send this endpoint multipart/form-data')
+    const raw = await readBody(req, 25_000_000)
+    const form = await new Response(raw, { headers: { 'Content-Type': type } }).formData().catch(() => {
+      throw routerError(400, 'The multipart body could not be read')
+    })
+    return Object.fromEntries(form.entries())
+  }
+  const text = (await readBody(req, 20_000_000)).toString('utf8')
+  const body = /** @type {unknown} */ (text.trim() === '' ? {} : JSON.parse(text))
+  if (!isRecord(body)) throw routerError(400, 'The request body must be a JSON object')
+  return body
+}
+
+/** @param {Record<string, unknown>} body */
+function googleMaxTokens(body) {
+  return isRecord(body.generationConfig) ? body.generationConfig.maxOutputTokens : undefined
+}
+
+/** @param {unknown} value */
+function numberOrUndefined(value) {
+  return typeof value === 'number' ? value : undefined
+}
+

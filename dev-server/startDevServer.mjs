@@ -1,0 +1,136 @@
+// Starts the dev server programmatically: the API/OAuth server and the router, on loopback only.
+// Tests and scripts pass port 0 for free ports and call close() when done.
+
+import { createServer } from 'node:http'
+
+import { createAccessTokenVerifier } from './accessTokens.mjs'
+import { createApiServerHandler } from './apiServer.mjs'
+import { DEMO_APP_ID, TEST_USER } from './fixtures.mjs'
+import { Ledger } from './ledger.mjs'
+import { createOidcProvider } from './oidc.mjs'
+import { createRouterHandler } from './router.mjs'
+import { resolveSettings } from './settings.mjs'
+
+/** The only interface the dev server listens on. */
+export const HOST = '127.0.0.1'
+
+/**
+ * @typedef {object} RunningDevServer
+ * @property {string} apiUrl the API and OAuth origin, e.g. http://127.0.0.1:8787
+ * @property {string} routerUrl the router origin, e.g. http://127.0.0.1:8788
+ * @property {string} appId the demo app's id (its OAuth client id)
+ * @property {{ id: string, email: string, password: string, name: string, balance: number }} testUser balance: the starting balance in USD
+ * @property {import('./settings.mjs').DevServerSettings} settings the settings in force
+ * @property {() => Promise<void>} close stops both servers and ends open connections and streams
+ */
+
+/**
+ * Starts the dev server.
+ * @param {Partial<import('./settings.mjs').DevServerSettings>} [options] defaults: DEFAULT_SETTINGS
+ * @returns {Promise<RunningDevServer>}
+ * @example
+ * const server = await startDevServer({ port: 0, routerPort: 0, autoLogin: true })
+ * // ... server.apiUrl, server.routerUrl, server.appId
+ * await server.close()
+ */
+export async function startDevServer(options = {}) {
+  const settings = resolveSettings(options)
+  const apiServer = createServer()
+  const routerServer = createServer()
+  try {
+    await listen(apiServer, settings.port)
+    await listen(routerServer, settings.routerPort)
+  } catch (error) {
+    await Promise.all([stop(apiServer), stop(routerServer)])
+    throw error
+  }
+  const apiUrl = `http://${HOST}:${portOf(apiServer)}`
+  const routerUrl = `http://${HOST}:${portOf(routerServer)}`
+
+  const ledger = new Ledger({ balance: settings.balance })
+  let handleApi
+  let handleRouter
+  try {
+    const { provider, signingKey } = createOidcProvider({ issuer: apiUrl, resource: routerUrl, accessTtl: settings.accessTtl })
+    const findAccessToken = createAccessTokenVerifier(provider, signingKey)
+    handleApi = createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin: settings.autoLogin })
+    handleRouter = createRouterHandler({ ledger, findAccessToken, streamDelayMs: settings.streamDelayMs })
+  } catch (error) {
+    await Promise.all([stop(apiServer), stop(routerServer)])
+    throw error
+  }
+
+  apiServer.on('request', (req, res) => void answerSafely(handleApi, req, res))
+  routerServer.on('request', (req, res) => void answerSafely(handleRouter, req, res))
+
+  let closing
+  return {
+    apiUrl,
+    routerUrl,
+    appId: DEMO_APP_ID,
+    testUser: { id: TEST_USER.id, email: TEST_USER.email, password: TEST_USER.password, name: TEST_USER.name, balance: settings.balance },
+    settings,
+    close() {
+      closing ??= Promise.all([stop(apiServer), stop(routerServer)]).then(() => undefined)
+      return closing
+    },
+  }
+}
+
+/**
+ * Runs a handler and turns a thrown error into a 500 instead of a crash.
+ * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>} handler
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ */
+async function answerSafely(handler, req, res) {
+  try {
+    await handler(req, res)
+  } catch (error) {
+    console.error(`[echo dev server] ${req.method} ${req.url}:`, error)
+    if (!res.headersSent) {
+      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' })
+      res.end(JSON.stringify({ message: 'Internal error in the dev server' }))
+    } else {
+      res.destroy()
+    }
+  }
+}
+
+/**
+ * @param {import('node:http').Server} server
+ * @param {number} port
+ * @returns {Promise<void>}
+ */
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    const onError = (/** @type {NodeJS.ErrnoException} */ error) => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${HOST} is in use: stop what holds it or choose another port`, { cause: error }) : error)
+    }
+    server.once('error', onError)
+    server.listen(port, HOST, () => {
+      server.off('error', onError)
+      resolve()
+    })
+  })
+}
+
+/**
+ * Stops accepting, ends keep-alive and streaming connections, and waits for the close.
+ * @param {import('node:http').Server} server
+ * @returns {Promise<void>}
+ */
+function stop(server) {
+  if (!server.listening) return Promise.resolve()
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
+
+/** @param {import('node:http').Server} server */
+function portOf(server) {
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('The server has no TCP address')
+  return address.port
+}

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+
+import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
+import { anyNumber, anyString, bearer, getBalance, letLoopbackThrough, signIn, stringMatching } from './devServerClient'
+
+let dev: RunningDevServer
+let token: string
+
+beforeAll(async () => {
+  dev = await startDevServer({ port: 0, routerPort: 0, accessTtl: 300, autoLogin: true, streamDelayMs: 1 })
+  letLoopbackThrough()
+  token = (await signIn(dev)).access_token
+})
+afterAll(() => dev.close())
+beforeEach(letLoopbackThrough)
+
+const get = (path: string, headers: Record<string, string> = bearer(token)) => fetch(`${dev.apiUrl}${path}`, { headers })
+const post = (path: string, body: unknown, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${dev.apiUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+
+const isoDate = stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+
+describe('the eight /api/v1 endpoints', () => {
+  test('GET /api/v1/apps answers the live server’s paged shape with the demo app', async () => {
+    const response = await get('/api/v1/apps')
+
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({
+      items: [
+        {
+          id: dev.appId,
+          name: anyString,
+          description: anyString,
+          profilePictureUrl: null,
+          bannerImageUrl: null,
+          homepageUrl: anyString,
+          isPublic: true,
+          createdAt: isoDate,
+          updatedAt: isoDate,
+        },
+      ],
+      page: 0,
+      page_size: 10,
+      total_count: 1,
+      has_next: false,
+    })
+  })
+
+  test('GET /api/v1/apps/{id} answers the app, and 404 with a message for another id', async () => {
+    const found = await get(`/api/v1/apps/${dev.appId}`)
+    const missing = await get('/api/v1/apps/00000000-0000-4000-8000-000000000000')
+
+    expect(await found.json()).toMatchObject({ id: dev.appId, isPublic: true })
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ message: 'App not found' })
+  })
+
+  test('GET /api/v1/balance answers the starting balance in USD', async () => {
+    const response = await get('/api/v1/balance')
+
+    expect(await response.json()).toEqual({ totalPaid: 10, totalSpent: 0, balance: 10, currency: 'USD' })
+  })
+
+  test('POST /api/v1/balance/free answers the demo app’s free tier', async () => {
+    const response = await post('/api/v1/balance/free', { echoAppId: dev.appId })
+
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({
+      spendPoolBalance: 5,
+      userSpendInfo: { userId: dev.testUser.id, echoAppId: dev.appId, spendPoolId: anyString, amountSpent: 0, spendLimit: 1, amountLeft: 1 },
+    })
+  })
+
+  test('POST /api/v1/balance/free without an app id is a 400 with errors', async () => {
+    const response = await post('/api/v1/balance/free', {})
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ message: anyString, errors: [{ path: ['echoAppId'], message: anyString }] })
+  })
+
+  test('GET /api/v1/supported-models lists models with prices, also by provider', async () => {
+    const { models, models_by_provider } = (await (await get('/api/v1/supported-models')).json()) as {
+      models: { model_id: string; provider: string; input_cost_per_token: number; output_cost_per_token: number }[]
+      models_by_provider: Record<string, { model_id: string }[]>
+    }
+
+    expect(models.length).toBeGreaterThan(5)
+    expect(models).toContainEqual({ model_id: 'gpt-4o-mini', provider: 'openai', input_cost_per_token: 0.0002, output_cost_per_token: 0.001 })
+    expect(Object.keys(models_by_provider).sort()).toEqual(['anthropic', 'gemini', 'openai'])
+    expect(Object.values(models_by_provider).flat()).toHaveLength(models.length)
+  })
+
+  test('POST /api/v1/stripe/payment-link answers a link to the dev checkout', async () => {
+    const response = await post('/api/v1/stripe/payment-link', { amount: 5, description: 'Credits', successUrl: 'http://localhost:5173/paid' })
+
+    expect(response.status).toBe(200)
+    const { paymentLink, payment } = (await response.json()) as { paymentLink: Record<string, unknown>; payment: Record<string, unknown> }
+    expect(paymentLink).toEqual({ id: anyString, url: `${dev.apiUrl}/checkout/${String(paymentLink.id)}`, amount: 5, currency: 'usd', status: 'active', created: anyNumber })
+    expect(payment).toMatchObject({ amount: 5, status: 'pending', description: 'Credits' })
+  })
+
+  test.each([0, 0.5, -3, 'five', null])('POST /api/v1/stripe/payment-link refuses amount %s with a 400 naming the field', async (amount) => {
+    const response = await post('/api/v1/stripe/payment-link', { amount, successUrl: 'http://localhost:5173/' })
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ message: anyString, errors: [{ path: ['amount'], message: anyString }] })
+  })
+
+  test('GET /api/v1/user answers the test user', async () => {
+    const response = await get('/api/v1/user')
+
+    expect(await response.json()).toEqual({ id: dev.testUser.id, email: 'test@example.com', name: 'Test User', image: null, picture: null, createdAt: isoDate, updatedAt: isoDate })
+  })
+
+  test('POST /api/v1/user/referral takes the known code once; a rejected code is 400 with success false', async () => {
+    const unknown = await post('/api/v1/user/referral', { echoAppId: dev.appId, code: 'NOPE' })
+    const accepted = await post('/api/v1/user/referral', { echoAppId: dev.appId, code: 'WELCOME' })
+    const again = await post('/api/v1/user/referral', { echoAppId: dev.appId, code: 'WELCOME' })
+
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toEqual({ success: false, message: anyString })
+    expect(accepted.status).toBe(200)
+    expect(await accepted.json()).toEqual({ success: true, message: anyString })
+    expect(again.status).toBe(400)
+    expect(await again.json()).toMatchObject({ success: false })
+  })
+
+  test.each([
+    ['GET', '/api/v1/apps'],
+    ['GET', '/api/v1/apps/x'],
+    ['GET', '/api/v1/balance'],
+    ['POST', '/api/v1/balance/free'],
+    ['GET', '/api/v1/supported-models'],
+    ['POST', '/api/v1/stripe/payment-link'],
+    ['GET', '/api/v1/user'],
+    ['POST', '/api/v1/user/referral'],
+  ])('%s %s without a token is 401 {"message":"Unauthorized"}', async (method, path) => {
+    const response = await fetch(`${dev.apiUrl}${path}`, { method, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) })
+
+    expect(response.status).toBe(401)
+    expect(await response.text()).toBe('{"message":"Unauthorized"}')
+  })
+
+  test('a made-up bearer token is 401 too', async () => {
+    expect((await get('/api/v1/balance', bearer('eyJhbGciOiJSUzI1NiJ9.e30.c2ln'))).status).toBe(401)
+  })
+})
+
+describe('CORS', () => {
+  test('a preflight to /api/v1 names Authorization and echoes the SDK headers asked for', async () => {
+    const response = await fetch(`${dev.apiUrl}/api/v1/balance`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, x-retry, x-stainless-os' },
+    })
+
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000')
+    const allowed = response.headers.get('access-control-allow-headers')!.split(', ')
+    expect(allowed).toEqual(expect.arrayContaining(['Authorization', 'Content-Type', 'X-Retry', 'x-stainless-os']))
+    expect(allowed).not.toContain('*')
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST')
+  })
+
+  test('answers carry Access-Control-Allow-Origin for the calling origin, errors included', async () => {
+    const ok = await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: { ...bearer(token), Origin: 'http://127.0.0.1:8080' } })
+    const unauthorized = await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: { Origin: 'http://127.0.0.1:8080' } })
+
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080')
+    expect(unauthorized.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080')
+  })
+})
+
+describe('checkout', () => {
+  test('the payment link’s page shows the amount; paying credits the balance once and returns to successUrl', async () => {
+    const before = await getBalance(dev, token)
+    const { paymentLink } = (await (await post('/api/v1/stripe/payment-link', { amount: 7.5, successUrl: 'http://localhost:5173/?paid=1' })).json()) as { paymentLink: { url: string } }
+
+    const checkoutPage = await fetch(paymentLink.url)
+    const html = await checkoutPage.text()
+    expect(checkoutPage.status).toBe(200)
+    expect(html).toContain('$7.50')
+    expect(html).toContain('<button type="submit">Pay $7.50</button>')
+
+    const paid = await fetch(paymentLink.url, { method: 'POST', redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    expect(paid.headers.get('location')).toBe('http://localhost:5173/?paid=1')
+    expect(await getBalance(dev, token)).toBeCloseTo(before + 7.5, 6)
+
+    const again = await fetch(paymentLink.url, { method: 'POST', redirect: 'manual' })
+    expect(again.status).toBe(409)
+    expect(await getBalance(dev, token)).toBeCloseTo(before + 7.5, 6)
+  })
+
+  test('successUrl defaults to the calling page’s origin', async () => {
+    const response = await post('/api/v1/stripe/payment-link', { amount: 1 }, { ...bearer(token), Origin: 'http://localhost:4000' })
+    const { paymentLink } = (await response.json()) as { paymentLink: { url: string } }
+
+    const paid = await fetch(paymentLink.url, { method: 'POST', redirect: 'manual' })
+
+    expect(paid.headers.get('location')).toBe('http://localhost:4000')
+  })
+
+  test('an unknown link is a 404 page', async () => {
+    expect((await fetch(`${dev.apiUrl}/checkout/plink_unknown`)).status).toBe(404)
+  })
+})

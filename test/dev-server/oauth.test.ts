@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+
+import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
+import {
+  anyNumber,
+  anyString,
+  APP_ORIGIN,
+  authorize,
+  authorizeUrl,
+  bearer,
+  CookieJar,
+  exchangeCode,
+  follow,
+  jwtPayload,
+  letLoopbackThrough,
+  makePkce,
+  refresh,
+  SCOPE,
+  send,
+  signIn,
+  type TokenResponse,
+} from './devServerClient'
+
+let dev: RunningDevServer
+
+beforeAll(async () => {
+  dev = await startDevServer({ port: 0, routerPort: 0, accessTtl: 120, autoLogin: true, streamDelayMs: 1 })
+})
+afterAll(() => dev.close())
+beforeEach(letLoopbackThrough)
+
+describe('sign-in with auto-login (code + PKCE, headless)', () => {
+  test('following redirects with a cookie jar ends at the redirect URI with a code and the state', async () => {
+    const { back } = await authorize(dev)
+
+    expect(back.origin + back.pathname).toBe(`${APP_ORIGIN}/callback`)
+    expect(back.searchParams.get('code')).toMatch(/\S{20,}/)
+    expect(back.searchParams.get('state')).toBe('state-1')
+  })
+
+  test('the code and its verifier buy an access and a refresh token with Echo’s scope, and no id_token', async () => {
+    const { back, pkce, redirectUri } = await authorize(dev)
+
+    const response = await exchangeCode(dev, back.searchParams.get('code')!, redirectUri, pkce.verifier)
+    const tokens = (await response.json()) as TokenResponse
+
+    expect(response.status).toBe(200)
+    expect(tokens).toEqual({
+      access_token: anyString,
+      token_type: 'Bearer',
+      expires_in: 120,
+      refresh_token: anyString,
+      refresh_token_expires_in: 2_592_000,
+      scope: SCOPE,
+    })
+    expect(tokens).not.toHaveProperty('id_token')
+  })
+
+  test('the access token is a JWT for the router whose exp follows the access-token setting', async () => {
+    const tokens = await signIn(dev)
+
+    const claims = jwtPayload(tokens.access_token)
+    expect(claims).toMatchObject({ sub: dev.testUser.id, client_id: dev.appId, scope: SCOPE, iss: dev.apiUrl, aud: dev.routerUrl })
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(120)
+  })
+
+  test('a wrong code verifier is refused', async () => {
+    const { back, redirectUri } = await authorize(dev)
+
+    const response = await exchangeCode(dev, back.searchParams.get('code')!, redirectUri, makePkce().verifier)
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'invalid_request', error_description: anyString })
+  })
+
+  test('a code works once: the second exchange fails and takes the first tokens with it', async () => {
+    const { back, pkce, redirectUri } = await authorize(dev)
+    const code = back.searchParams.get('code')!
+    const first = (await (await exchangeCode(dev, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+
+    const second = await exchangeCode(dev, code, redirectUri, pkce.verifier)
+
+    expect(second.status).toBe(400)
+    expect(await second.json()).toEqual({ error: 'invalid_request', error_description: anyString })
+    expect((await refresh(dev, first.refresh_token)).status).toBe(400)
+    expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(first.access_token) })).status).toBe(401)
+  })
+
+  test('PKCE is required', async () => {
+    const jar = new CookieJar()
+    const url = new URL(authorizeUrl(dev, { redirectUri: `${APP_ORIGIN}/callback`, challenge: 'x' }))
+    url.searchParams.delete('code_challenge')
+    url.searchParams.delete('code_challenge_method')
+
+    const landed = await follow(jar, url.href, `${APP_ORIGIN}/callback`)
+
+    expect(landed).toBeInstanceOf(URL)
+    expect((landed as URL).searchParams.get('error')).toBe('invalid_request')
+    expect((landed as URL).searchParams.get('code')).toBeNull()
+  })
+})
+
+describe('redirect URIs', () => {
+  test.each(['http://localhost:3000/', 'http://localhost:61234/auth/callback?x=1', 'http://127.0.0.1:5174/cb', 'http://localhost/'])(
+    'any loopback URI is accepted for the demo app: %s',
+    async (redirectUri) => {
+      const { back } = await authorize(dev, redirectUri)
+
+      expect(back.href.startsWith(redirectUri)).toBe(true)
+      expect(back.searchParams.get('code')).toBeTruthy()
+    },
+  )
+
+  test.each(['https://localhost:3000/', 'http://evil.example/', 'http://localhost.evil.example:3000/'])(
+    'a URI that is not http loopback is refused with an error page, not a redirect: %s',
+    async (redirectUri) => {
+      const response = await send(new CookieJar(), authorizeUrl(dev, { redirectUri, challenge: makePkce().challenge }))
+
+      expect(response.status).toBe(400)
+      expect(response.headers.get('location')).toBeNull()
+      expect(await response.text()).toContain('redirect_uri')
+    },
+  )
+})
+
+describe('refresh tokens', () => {
+  test('a refresh rotates the refresh token and gives a working access token', async () => {
+    const tokens = await signIn(dev)
+
+    const response = await refresh(dev, tokens.refresh_token)
+    const renewed = (await response.json()) as TokenResponse
+
+    expect(response.status).toBe(200)
+    expect(renewed).toMatchObject({ token_type: 'Bearer', expires_in: 120, scope: SCOPE, refresh_token_expires_in: 2_592_000 })
+    expect(renewed.refresh_token).not.toBe(tokens.refresh_token)
+    expect(renewed.access_token).not.toBe(tokens.access_token)
+    expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
+    expect((await refresh(dev, renewed.refresh_token)).status).toBe(200)
+  })
+
+  test('presenting a rotated refresh token again fails and revokes the whole grant', async () => {
+    const tokens = await signIn(dev)
+    const renewed = (await (await refresh(dev, tokens.refresh_token)).json()) as TokenResponse
+
+    const reused = await refresh(dev, tokens.refresh_token)
+
+    expect(reused.status).toBe(400)
+    expect(await reused.json()).toEqual({ error: 'invalid_request', error_description: anyString })
+    expect((await refresh(dev, renewed.refresh_token)).status).toBe(400)
+    expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(401)
+  })
+})
+
+describe('userinfo', () => {
+  test('answers the test user in Echo’s shape for a valid access token', async () => {
+    const tokens = await signIn(dev)
+
+    const response = await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: { ...bearer(tokens.access_token), Origin: APP_ORIGIN } })
+
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
+    expect(await response.json()).toEqual({
+      sub: dev.testUser.id,
+      email: 'test@example.com',
+      email_verified: true,
+      name: 'Test User',
+      preferred_username: 'test',
+      given_name: 'Test',
+      family_name: 'User',
+      updated_at: anyNumber,
+    })
+  })
+
+  test('refuses a missing or made-up token with 401', async () => {
+    expect((await fetch(`${dev.apiUrl}/api/oauth/userinfo`)).status).toBe(401)
+    expect((await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: bearer('not-a-token') })).status).toBe(401)
+  })
+})
+
+describe('CORS for browser apps on any origin', () => {
+  test('a preflight to the token endpoint is answered and names Authorization', async () => {
+    const response = await fetch(`${dev.apiUrl}/api/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:4321', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    })
+
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4321')
+    expect(response.headers.get('access-control-allow-headers')?.split(', ')).toEqual(expect.arrayContaining(['Authorization', 'Content-Type']))
+  })
+
+  test('a token response carries Access-Control-Allow-Origin for the calling origin', async () => {
+    const { back, pkce, redirectUri } = await authorize(dev)
+
+    const response = await fetch(`${dev.apiUrl}/api/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://localhost:4321' },
+      body: new URLSearchParams({ client_id: dev.appId, grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: pkce.verifier }),
+    })
+
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4321')
+  })
+})
+
+describe('logout', () => {
+  test('confirms itself and returns to the post-logout URI; the next sign-in asks to log in again', async () => {
+    const { jar } = await authorize(dev)
+    const postLogout = 'http://localhost:5173/signed-out'
+    const query = new URLSearchParams({ client_id: dev.appId, post_logout_redirect_uri: postLogout, state: 'bye' })
+
+    const confirmPage = await send(jar, `${dev.apiUrl}/api/oauth/logout?${query}`)
+    const html = await confirmPage.text()
+    // The page submits its form by script; a test (like a browser without scripts) submits it.
+    const action = /action="([^"]+)"/.exec(html)?.[1]
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1]
+    const back = await send(jar, new URL(action!, dev.apiUrl).href, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }),
+    })
+
+    expect(confirmPage.status).toBe(200)
+    expect(html).toContain('.submit()')
+    expect(back.status).toBe(303)
+    expect(back.headers.get('location')).toBe(`${postLogout}?state=bye`)
+  })
+})
+
+describe('the login and consent pages, without auto-login', () => {
+  let manual: RunningDevServer
+  beforeAll(async () => {
+    manual = await startDevServer({ port: 0, routerPort: 0, autoLogin: false })
+  })
+  afterAll(() => manual.close())
+
+  test('a person signs in with the test user’s email and password, then allows access', async () => {
+    const jar = new CookieJar()
+    const pkce = makePkce()
+    const redirectUri = `${APP_ORIGIN}/callback`
+
+    const loginPage = await follow(jar, authorizeUrl(manual, { redirectUri, challenge: pkce.challenge }), redirectUri)
+    expect(loginPage).toBeInstanceOf(Response)
+    const loginHtml = await (loginPage as Response).text()
+    expect(loginHtml).toMatch(/<label for="email">Email<\/label>/)
+    expect(loginHtml).toMatch(/<label for="password">Password<\/label>/)
+    expect(loginHtml).toContain('<button type="submit">Sign in</button>')
+    const loginAction = new URL(/action="([^"]+\/login)"/.exec(loginHtml)![1]!, manual.apiUrl).href
+
+    const wrong = await send(jar, loginAction, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: 'test@example.com', password: 'nope' }) })
+    expect(wrong.status).toBe(401)
+    expect(await wrong.text()).toContain('role="alert"')
+
+    const consentPage = await follow(jar, loginAction, redirectUri, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: manual.testUser.email, password: manual.testUser.password }),
+    })
+    expect(consentPage).toBeInstanceOf(Response)
+    const consentHtml = await (consentPage as Response).text()
+    expect(consentHtml).toContain('<button type="submit">Allow</button>')
+    expect(consentHtml).toContain('llm:invoke')
+    const confirmAction = new URL(/action="([^"]+\/confirm)"/.exec(consentHtml)![1]!, manual.apiUrl).href
+
+    const back = await follow(jar, confirmAction, redirectUri, { method: 'POST' })
+    expect(back).toBeInstanceOf(URL)
+    const code = (back as URL).searchParams.get('code')!
+    const tokens = (await (await exchangeCode(manual, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+    expect(tokens.scope).toBe(SCOPE)
+    expect(tokens.refresh_token).toEqual(anyString)
+  })
+
+  test('Deny on the login page returns access_denied to the app', async () => {
+    const jar = new CookieJar()
+    const redirectUri = `${APP_ORIGIN}/callback`
+    const loginPage = (await follow(jar, authorizeUrl(manual, { redirectUri, challenge: makePkce().challenge }), redirectUri)) as Response
+    const abortAction = new URL(/action="([^"]+\/abort)"/.exec(await loginPage.text())![1]!, manual.apiUrl).href
+
+    const back = await follow(jar, abortAction, redirectUri, { method: 'POST' })
+
+    expect((back as URL).searchParams.get('error')).toBe('access_denied')
+  })
+})
+
+describe('access-token lifetime', () => {
+  test('a token of a 1-second server stops working once it expires', async () => {
+    const shortLived = await startDevServer({ port: 0, routerPort: 0, accessTtl: 1, autoLogin: true })
+    try {
+      const tokens = await signIn(shortLived)
+      expect(tokens.expires_in).toBe(1)
+      expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(tokens.access_token) })).status).toBe(200)
+
+      // Bounded wait: expiry is whole seconds, so at most ~2 s.
+      const deadline = Date.now() + 3000
+      let status = 200
+      while (status === 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        status = (await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(tokens.access_token) })).status
+      }
+
+      expect(status).toBe(401)
+      const renewed = (await (await refresh(shortLived, tokens.refresh_token)).json()) as TokenResponse
+      expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
+    } finally {
+      await shortLived.close()
+    }
+  })
+})
