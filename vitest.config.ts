@@ -36,6 +36,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Real Chromium against the local Echo and the demo app: one file at a time, no msw.
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.e2e.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.tsx'],

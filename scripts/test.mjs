@@ -1,25 +1,28 @@
 // `npm test`: everything CI checks, in order, then one closing line `N passed, N failed`.
 import { readFileSync, rmSync } from 'node:fs'
 
+import { ensureChromium } from './ensureChromium.mjs'
 import { heading, run } from './run.mjs'
 
 const report = '.vitest-report.json'
 const steps = [
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['unit and type tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
+  ['unit, component, type and e2e tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
   ['build', 'npm', ['run', '--silent', 'build']],
   ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
 ]
 
 rmSync(report, { force: true })
 const failedSteps = []
-for (const [name, command, args] of steps) {
+heading('a browser for the e2e tests')
+if (!ensureChromium()) failedSteps.push('chromium for the e2e tests')
+for (const [name, command, args] of failedSteps.length > 0 ? [] : steps) {
   heading(name)
   const code = await run(command, args)
   if (code !== 0) {
     failedSteps.push(name)
-    if (name !== 'unit and type tests') break
+    if (!name.startsWith('unit')) break
   }
 }
 
@@ -34,6 +37,6 @@ try {
 }
 if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.join(', ')}`)
 // Steps that are not vitest tests count as one check each in the closing line.
-failed += failedSteps.filter((name) => name !== 'unit and type tests').length
+failed += failedSteps.filter((name) => !name.startsWith('unit')).length
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0)

@@ -28,9 +28,11 @@ export class BalanceFollower {
       this.#clear()
       if (appId === undefined) return
       this.#userId = action.payload.user.id
+      // Coming back to the page (say, from a checkout in another tab) refetches the balance.
+      const options = { subscriptionOptions: { refetchOnFocus: true } }
       this.#subscriptions = [
-        this.#dispatch(echoApi.endpoints.getBalance.initiate() as unknown as UnknownAction) as unknown as Subscription,
-        this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId) as unknown as UnknownAction) as unknown as Subscription,
+        this.#dispatch(echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
+        this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
       ]
     } else if (signedOut.match(action) || signInFailed.match(action)) {
       this.#clear()

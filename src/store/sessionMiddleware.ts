@@ -1,4 +1,5 @@
 import { createAction, type Dispatch, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import { setupListeners } from '@reduxjs/toolkit/query/react'
 
 import { echoApi } from '../api/echoApi'
 import { isGetEchoSession, NO_SESSION } from '../api/echoSessionPort'
@@ -36,6 +37,7 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
     let session: EchoSession | undefined
     let router: EchoRouter | undefined
     let env: EchoEnvironment | undefined
+    let stopFocusListeners: (() => void) | undefined
     const balance = new BalanceFollower(store.dispatch)
     const report = sessionReporter(store.dispatch)
 
@@ -48,6 +50,7 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
       env ??= { ...browserEnvironment(), ...environment }
       session ??= new EchoSession(config, report, env)
       session.start()
+      stopFocusListeners ??= typeof window === 'undefined' ? undefined : setupListeners(store.dispatch)
       return session
     }
 
@@ -62,7 +65,11 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
         if (state.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
         return start(resolveConfig(action.payload))
       }
-      if (stopEchoSession.match(action)) return session?.stop()
+      if (stopEchoSession.match(action)) {
+        stopFocusListeners?.()
+        stopFocusListeners = undefined
+        return session?.stop()
+      }
       const result = next(action)
       balance.follow(action as UnknownAction, session?.appId)
       return result

@@ -200,3 +200,15 @@ describe('devtools', () => {
     expect(replayedStates).toEqual(authStates)
   })
 })
+
+describe('coming back to the page', () => {
+  it('refetches the balance, so a top-up paid in another tab shows', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    const before = echo.counts.balance
+    echo.setBalance(60)
+    window.dispatchEvent(new Event('focus'))
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(60))
+    expect(echo.counts.balance).toBe(before + 1)
+  })
+})

@@ -1,0 +1,42 @@
+import { useState, type FormEvent } from 'react'
+
+import { useEchoRouter } from 'echo-rtk'
+
+/** One image from a prompt (the router's default is 4; one is enough to look at). */
+export function ImageMaker() {
+  const router = useEchoRouter()
+  const [prompt, setPrompt] = useState('A lighthouse at dawn')
+  const [image, setImage] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function make(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    setProblem(null)
+    try {
+      const { data } = await router.images.generate({ model: 'gpt-image-1', prompt, n: 1 })
+      const first = data[0]
+      setImage(first?.b64_json ? `data:image/png;base64,${first.b64_json}` : (first?.url ?? null))
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section aria-labelledby="image">
+      <h2 id="image">Image</h2>
+      <form onSubmit={(event) => void make(event)}>
+        <label htmlFor="prompt">Prompt</label>
+        <input id="prompt" value={prompt} onChange={(event) => setPrompt(event.target.value)} />
+        <button type="submit" disabled={busy}>
+          Draw
+        </button>
+      </form>
+      {image !== null && <img src={image} alt={`Generated: ${prompt}`} width={128} height={128} />}
+      {problem !== null && <p role="alert">{problem}</p>}
+    </section>
+  )
+}

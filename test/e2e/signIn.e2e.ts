@@ -1,0 +1,35 @@
+import { join } from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { ARTIFACTS, openDemo, shownBalance, signInThroughPages, type DemoUnderTest } from './demoHarness'
+
+let demo: DemoUnderTest
+beforeAll(async () => {
+  demo = await openDemo()
+})
+afterAll(async () => {
+  await demo?.close()
+})
+
+describe('signing in to the demo through the real pages', () => {
+  it('goes through Echo login and consent, and comes back signed in with the balance', async () => {
+    const { page } = demo
+    await signInThroughPages(page, demo)
+    expect(await page.getByText(/Signed in as/).textContent()).toBe(` Signed in as ${demo.testUser.name}`)
+    const address = new URL(page.url())
+    expect(address.searchParams.has('code')).toBe(false)
+    expect(address.searchParams.has('state')).toBe(false)
+    await expect.poll(() => shownBalance(page)).toBe('$10.00')
+    await page.screenshot({ path: join(ARTIFACTS, 'signed-in.png'), fullPage: true })
+  })
+
+  it('keeps the session across a reload, with no sign-in page', async () => {
+    const { page } = demo
+    const visited: string[] = []
+    page.on('framenavigated', (frame) => visited.push(frame.url()))
+    await page.reload()
+    await page.getByText(`Signed in as ${demo.testUser.name}`).waitFor()
+    expect(visited.filter((url) => url.startsWith(demo.apiUrl))).toEqual([])
+  })
+})
