@@ -11,6 +11,14 @@ export interface AuthorizedOutcome {
   refreshError?: Error
 }
 
+/**
+ * The message of a 401 that the refresh could not cure: the server's words, then why.
+ * @internal
+ */
+export function withRefreshFailure(message: string, refreshError: Error | undefined): string {
+  return refreshError === undefined ? message : `${message} (token refresh failed: ${refreshError.message})`
+}
+
 /** @internal */
 export type AuthorizedSend = (input: RequestInfo | URL, init?: RequestInit) => Promise<AuthorizedOutcome>
 

@@ -1,5 +1,5 @@
 import { EchoError, isAbortError } from '../errors'
-import type { AuthorizedSend } from './authorizedFetch'
+import { withRefreshFailure, type AuthorizedSend } from './authorizedFetch'
 
 /** One JSON call to Echo's API. */
 export interface JsonRequest {
@@ -44,5 +44,5 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
 async function httpError(response: Response, path: string, refreshError: Error | undefined): Promise<EchoError> {
   const error = await EchoError.fromResponse(response, path)
   if (refreshError === undefined) return error
-  return new EchoError({ ...error.toJSON(), message: `${error.message} (token refresh failed: ${refreshError.message})`, cause: refreshError })
+  return new EchoError({ ...error.toJSON(), message: withRefreshFailure(error.message, refreshError), cause: refreshError })
 }

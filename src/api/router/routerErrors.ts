@@ -1,4 +1,5 @@
 import { EchoError, isAbortError } from '../../errors'
+import { withRefreshFailure } from '../authorizedFetch'
 
 /** What a failed router call was: where it went, what it was doing, for which model. */
 export interface FailedCall {
@@ -22,7 +23,7 @@ export async function routerHttpError(response: Response, call: FailedCall, refr
   const message = describeFailure(status, body, call.model, response.statusText)
   return new EchoError({
     code: `HTTP_${status}`,
-    message: refreshError === undefined ? message : `${message} (token refresh failed: ${refreshError.message})`,
+    message: withRefreshFailure(message, refreshError),
     statusCode: status,
     endpoint: call.path,
     action: call.action,

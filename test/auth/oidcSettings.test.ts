@@ -1,0 +1,50 @@
+import { WebStorageStateStore } from 'oidc-client-ts'
+import { describe, expect, it } from 'vitest'
+
+import { resolveConfig } from 'echo-rtk'
+
+import { oidcSettings, storedUserKey } from '../../src/auth/oidcSettings'
+
+const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined, clear: () => undefined, key: () => null, length: 0 } as Storage
+
+describe('the UserManager settings (DESIGN §4)', () => {
+  const config = resolveConfig({ appId: 'app-123', apiUrl: 'https://echo.test' }, { origin: 'http://localhost:5173' })
+  const settings = oidcSettings(config, storage)
+
+  it('point at Echo with the app id, the redirect URI and the scope', () => {
+    expect(settings).toMatchObject({
+      authority: 'https://echo.test',
+      client_id: 'app-123',
+      redirect_uri: 'http://localhost:5173',
+      silent_redirect_uri: 'http://localhost:5173',
+      response_type: 'code',
+      scope: 'llm:invoke offline_access',
+    })
+  })
+
+  it('renew silently within 10 s, without an id token, through the session timer rather than oidc-client-ts own', () => {
+    expect(settings).toMatchObject({
+      silentRequestTimeoutInSeconds: 10,
+      includeIdTokenInSilentRenew: false,
+      automaticSilentRenew: false,
+      loadUserInfo: false,
+      monitorSession: false,
+    })
+  })
+
+  it('keep the user in the given storage (localStorage in a browser)', () => {
+    expect(settings.userStore).toBeInstanceOf(WebStorageStateStore)
+    expect(storedUserKey(config)).toBe('oidc.user:https://echo.test:app-123')
+  })
+
+  it("spell out Echo's endpoints: there is no discovery document", () => {
+    expect(settings.metadata).toEqual({
+      issuer: 'https://echo.test',
+      authorization_endpoint: 'https://echo.test/api/oauth/authorize',
+      token_endpoint: 'https://echo.test/api/oauth/token',
+      userinfo_endpoint: 'https://echo.test/api/oauth/userinfo',
+      jwks_uri: 'https://echo.test/.well-known/jwks.json',
+      end_session_endpoint: 'https://echo.test/api/oauth/logout',
+    })
+  })
+})
