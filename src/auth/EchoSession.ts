@@ -1,13 +1,13 @@
 import { User, UserManager, type INavigator } from 'oidc-client-ts'
 
 import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
-import { EchoClient } from '../api/EchoClient'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
 import { readSignInCallback, withoutSignInParams } from './callbackUrl'
 import { withCrossTabLock } from './crossTabLock'
 import { toEchoUser, type EchoUser, type UserInfoClaims } from './echoUser'
+import { tokenFreeError } from './tokenFreeError'
 import type { EchoEnvironment } from './environment'
 import { oidcSettings, storedUserKey } from './oidcSettings'
 import { renewDelayMs } from './renewSchedule'
@@ -40,8 +40,6 @@ type TabMessage = { type: 'tokens'; user: string }
  */
 export class EchoSession {
   readonly config: ResolvedEchoConfig
-  /** The `EchoClient` of this session: its calls share the session's single refresh. */
-  readonly client: EchoClient
   /** The authorized fetch of this session, for the RTK Query baseQuery and the router. */
   readonly sendAuthorized: AuthorizedSend
   readonly coordinator: RefreshCoordinator
@@ -66,6 +64,8 @@ export class EchoSession {
   #teardown: (() => void)[] = []
   #callback: Promise<void> | undefined
   #callbackSeen = false
+  readonly #memo = new Map<symbol, unknown>()
+  readonly #stopHooks: (() => void)[] = []
 
   constructor(config: ResolvedEchoConfig, report: SessionReporter, env: EchoEnvironment) {
     this.config = config
@@ -80,7 +80,6 @@ export class EchoSession {
       onRefreshError: (error) => void this.#refreshFailed(error),
     })
     this.fetch = env.fetch
-    this.client = new EchoClient({ tokenProvider: this.coordinator, apiUrl: config.apiUrl, fetch: env.fetch })
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
   }
 
@@ -125,6 +124,27 @@ export class EchoSession {
   stop(): void {
     for (const remove of this.#teardown.splice(0)) remove()
     this.#env.clearTimeout(this.#renewTimer)
+    for (const hook of this.#stopHooks) hook()
+  }
+
+  /**
+   * Something made once for this session and kept for its life (the model router), so that what an
+   * app does not use is never built, nor bundled.
+   */
+  memo<T>(key: symbol, create: () => T): T {
+    if (!this.#memo.has(key)) this.#memo.set(key, create())
+    return this.#memo.get(key) as T
+  }
+
+  /** Runs `hook` whenever the session stops (a pending timer of something built on it, say). */
+  onStop(hook: () => void): void {
+    this.#stopHooks.push(hook)
+  }
+
+  /** The session environment's timers. */
+  get timers(): Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout'> {
+    const env = this.#env
+    return { setTimeout: (run, ms) => env.setTimeout(run, ms), clearTimeout: (handle) => env.clearTimeout(handle) }
   }
 
   /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
@@ -204,7 +224,7 @@ export class EchoSession {
         this.#adopt(user)
       } catch (error) {
         await this.#userManager.removeUser()
-        this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON())
+        this.#report.signInFailed(EchoError.from(tokenFreeError(error), 'completing sign-in').toJSON())
       }
     })()
   }
@@ -279,7 +299,9 @@ export class EchoSession {
       if (newest !== null && newest.access_token !== stale?.access_token && !this.#isExpired(newest)) return newest
       if (!newest?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
       if (newest !== stored) await this.#userManager.storeUser(newest)
-      const user = await this.#userManager.signinSilent()
+      const user = await this.#userManager.signinSilent().catch((error: unknown) => {
+        throw tokenFreeError(error)
+      })
       if (!user?.access_token || user.access_token === stale?.access_token) throw new Error('Silent renew did not yield a new access token')
       this.#channel?.postMessage({ type: 'tokens', user: user.toStorageString() } satisfies TabMessage)
       return user

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react'
 import { Provider } from 'react-redux'
 import type { Store, UnknownAction } from '@reduxjs/toolkit'
 
@@ -47,16 +47,14 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
   const [mounted, setMounted] = useState(false)
 
-  useEffect(() => {
+  useMountEffect(() => {
     store.dispatch(startEchoSession(config))
     // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
     setMounted(true)
     return () => {
       store.dispatch(stopEchoSession())
     }
-    // The config is fixed for the provider's life (checked above).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The config is fixed for the provider's life (checked above): the store is the only dependency.
   }, [store])
 
   const value = useMemo<EchoContextValue | null>(() => (mounted && resolved !== null ? { store, config: resolved } : null), [mounted, store, resolved])
@@ -67,6 +65,13 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
     </Provider>
   )
 }
+
+/**
+ * A layout effect in the browser: the session starts, and the re-render it asks for commits, before
+ * the browser runs anything else, so the first client render is already signed in and nothing is
+ * fetched before it. On a server (where layout effects warn in React 18) nothing runs anyway.
+ */
+const useMountEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect
 
 function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl }: EchoConfig): string {
   return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null])

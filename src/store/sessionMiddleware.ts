@@ -2,15 +2,13 @@ import { createAction, type Dispatch, type Middleware, type UnknownAction } from
 import { setupListeners } from '@reduxjs/toolkit/query/react'
 
 import { echoApi } from '../api/echoApi'
-import { isGetEchoSession, NO_SESSION } from '../api/echoSessionPort'
-import type { EchoRouter } from '../api/router/EchoRouter'
+import { isGetEchoSession } from '../api/echoSessionPort'
 import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
 import { MISSING_REDUCERS } from './assertEchoStore'
 import { BalanceFollower } from './balanceFollower'
-import { createSessionRouter } from './sessionRouter'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -19,8 +17,7 @@ import { createSessionRouter } from './sessionRouter'
 export const startEchoSession = createAction<EchoConfig>('echo/startSession')
 /** Stops the session's timers and listeners; it can be started again. */
 export const stopEchoSession = createAction('echo/stopSession')
-/** The private request the session middleware answers with the store's model router. */
-export const requestEchoRouter = createAction('echo/getRouter')
+
 
 /** Options of {@link createEchoMiddleware}. */
 export interface EchoMiddlewareOptions {
@@ -35,7 +32,6 @@ export interface EchoMiddlewareOptions {
 export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let session: EchoSession | undefined
-    let router: EchoRouter | undefined
     let env: EchoEnvironment | undefined
     let stopFocusListeners: (() => void) | undefined
     const balance = new BalanceFollower(store.dispatch)
@@ -56,10 +52,6 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
 
     return (next) => (action) => {
       if (isGetEchoSession(action)) return session
-      if (requestEchoRouter.match(action)) {
-        if (session === undefined || env === undefined) throw new Error(NO_SESSION)
-        return (router ??= createSessionRouter(session, store.dispatch, env))
-      }
       if (startEchoSession.match(action)) {
         const state = store.getState() as { echo?: unknown; echoApi?: unknown }
         if (state.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)

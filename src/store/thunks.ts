@@ -8,7 +8,7 @@ import type { EchoSession } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
-import { requestEchoRouter } from './sessionMiddleware'
+import { sessionRouter } from './sessionRouter'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -64,4 +64,4 @@ function rethrowAsEchoError(error: unknown): never {
  * const router = store.dispatch(getEchoRouter())
  */
 export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  dispatch(requestEchoRouter()) as unknown as EchoRouter
+  sessionRouter(sessionOf(dispatch), dispatch)

@@ -1,6 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit'
 import { render, screen } from '@testing-library/react'
 import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
 import { Provider, useSelector } from 'react-redux'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
@@ -28,6 +29,35 @@ describe('EchoProvider', () => {
     await signInThroughEcho(fakeEcho())
     renderWithEcho(<Status />)
     expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
+  })
+
+  it('shows a stored session signed in on the first render, before any request leaves', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo)
+    const sent = vi.spyOn(globalThis, 'fetch')
+    const seenAtRender: { status: string; requests: number }[] = []
+    function FirstRender() {
+      const { status } = useEcho()
+      seenAtRender.push({ status, requests: sent.mock.calls.length })
+      return null
+    }
+    // As a browser runs it: React's own scheduling, not act(), which would flush everything at once.
+    const reactGlobals = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean | undefined }
+    const actEnvironment = reactGlobals.IS_REACT_ACT_ENVIRONMENT
+    reactGlobals.IS_REACT_ACT_ENVIRONMENT = false
+    const root = createRoot(document.body.appendChild(document.createElement('div')))
+    try {
+      root.render(
+        <EchoProvider config={CONFIG}>
+          <FirstRender />
+        </EchoProvider>,
+      )
+      await vi.waitFor(() => expect(sent.mock.calls.length).toBeGreaterThan(0))
+      expect(seenAtRender[0]).toEqual({ status: 'authenticated', requests: 0 })
+    } finally {
+      root.unmount()
+      reactGlobals.IS_REACT_ACT_ENVIRONMENT = actEnvironment
+    }
   })
 
   it('works with a host store set up with echoReducers and echoMiddleware', async () => {
