@@ -1,9 +1,28 @@
 // A loopback server for the benchmarks, run in its own process so that its work does not count
-// against the client being measured. It speaks just enough of Echo: a cheap endpoint, a guarded
-// balance endpoint, and a token endpoint that rotates refresh tokens like Echo's.
+// against the client being measured. It speaks just enough of Echo for echo-rtk and for Echo's own
+// SDK alike: a cheap endpoint, guarded balance, user and userinfo endpoints, a guarded router
+// chat endpoint, and a token endpoint that rotates refresh tokens like Echo's.
 import { createServer } from 'node:http'
 
 const state = { access: 'access-0', refresh: 'refresh-0', generation: 0, tokenCalls: 0, rejected: 0 }
+
+/** What each guarded path answers to the current access token; anything else gets a 401. */
+const guarded = {
+  '/api/v1/balance': '{"balance":1,"totalPaid":1,"totalSpent":0,"currency":"USD"}',
+  // echo-rtk asks for the free tier by POST /api/v1/balance/free, Echo's SDK by GET /api/v1/balance/{appId}/free.
+  '/api/v1/balance/free': '{"spendPoolBalance":0,"userSpendInfo":{"amountLeft":0}}',
+  '/api/v1/user': '{"id":"user-1","email":"ada@example.com","name":"Ada Lovelace"}',
+  '/api/oauth/userinfo': '{"sub":"user-1","email":"ada@example.com","name":"Ada Lovelace"}',
+  '/chat/completions': '{"id":"chat-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}',
+}
+const FREE_BALANCE = /^\/api\/v1\/balance\/[^/]+\/free$/
+const FREE_BALANCE_BODY = guarded['/api/v1/balance/free']
+
+/** Reads the request body to its end before answering, so that keep-alive sockets stay usable. */
+function drain(request, then) {
+  request.resume()
+  request.once('end', then)
+}
 
 const server = createServer((request, response) => {
   const url = new URL(request.url, 'http://127.0.0.1')
@@ -17,12 +36,18 @@ const server = createServer((request, response) => {
     Object.assign(state, { access: 'access-0', refresh: 'refresh-0', generation: 0, tokenCalls: 0, rejected: 0 })
     return send(200, '{}')
   }
-  if (url.pathname === '/api/v1/balance') {
-    if (request.headers.authorization === `Bearer ${state.access}`) return send(200, '{"balance":1}')
+  // The server forgets the access token in use (as if it had expired), keeping the refresh token.
+  if (url.pathname === '/expire') {
+    Object.assign(state, { access: `expired-${state.generation}`, tokenCalls: 0, rejected: 0 })
+    return send(200, '{}')
+  }
+  const answer = guarded[url.pathname] ?? (FREE_BALANCE.test(url.pathname) ? FREE_BALANCE_BODY : undefined)
+  if (answer !== undefined) {
+    if (request.headers.authorization === `Bearer ${state.access}`) return drain(request, () => send(200, answer))
     state.rejected += 1
     // Spread the rejections so they land before, during and after the refresh.
     const id = Number(url.searchParams.get('id') ?? 0)
-    return setTimeout(() => send(401, '{"message":"Unauthorized"}'), id % 60)
+    return drain(request, () => setTimeout(() => send(401, '{"message":"Unauthorized"}'), id % 60))
   }
   if (url.pathname === '/api/oauth/token' && request.method === 'POST') {
     let body = ''

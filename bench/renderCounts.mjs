@@ -1,83 +1,53 @@
-// Re-renders during one silent token refresh, counted with React's Profiler in jsdom: a component
-// that shows only the balance, and a useEcho() consumer. The refresh is the session's own renew
-// timer, against the loopback token endpoint, on the built package.
-import { JSDOM } from 'jsdom'
+// Re-renders during one silent token refresh, in jsdom: a component that shows only the balance,
+// and a useEcho() consumer showing the user's name. The refresh is the SDK's own renew timer,
+// against the loopback token endpoint; the same code runs on both SDKs. Counted twice: by React's
+// DevTools rule (installRenderCounter in dom.mjs), which the table reports, and by <Profiler
+// onRender>, which misses re-renders that come through a context (see dom.mjs).
+import { APP_ID } from './bundleApp.mjs'
+import { serverStats, sleep, storeSignedInUser, waitUntil } from './dom.mjs'
 
-const APP_ID = 'bench-app'
-const TOKEN_LIFETIME_S = 3
-
-/** Makes jsdom's window the global one, as a browser page would have it (React reads globals). */
-function installDom() {
-  const dom = new JSDOM('<!doctype html><div id="root"></div>', { url: 'http://localhost:5173/' })
-  for (const key of Object.getOwnPropertyNames(dom.window)) {
-    if (!(key in globalThis)) globalThis[key] = dom.window[key]
-  }
-  globalThis.window = dom.window
-  globalThis.document = dom.window.document
-  return dom
-}
-
-/** The user oidc-client-ts would have stored after a sign-in: valid for a few more seconds. */
-function storeSignedInUser(storage, apiUrl) {
-  storage.setItem(
-    `oidc.user:${apiUrl}:${APP_ID}`,
-    JSON.stringify({
-      access_token: 'access-0',
-      refresh_token: 'refresh-0',
-      token_type: 'Bearer',
-      scope: 'llm:invoke offline_access',
-      profile: { sub: 'user-1', name: 'Ada Lovelace', email: 'ada@example.com' },
-      expires_at: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_S,
-    }),
-  )
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-export async function measureRenderCounts(baseUrl) {
+export async function measureRenderCounts(sdk, baseUrl) {
+  const { React, createRoot, renderCounter } = sdk
+  const h = React.createElement
   await fetch(`${baseUrl}/reset`)
-  const dom = installDom()
-  storeSignedInUser(dom.window.localStorage, baseUrl)
-  const [{ createElement: h, Profiler }, { createRoot }, echo] = await Promise.all([
-    import('react'),
-    import('react-dom/client'),
-    import('../dist/index.js'),
-  ])
-  const counts = { balance: 0, useEcho: 0 }
+  localStorage.clear()
+  // A stored user whose token each SDK renews about 2 s after start.
+  storeSignedInUser(localStorage, { apiUrl: baseUrl, appId: APP_ID, lifetimeS: sdk.renewsAfter2sLifetimeS })
+  const profiled = { balance: 0, useEcho: 0 }
   let counting = false
-  const count = (name) => () => {
-    if (counting) counts[name] += 1
+  const onRender = (name) => () => {
+    if (counting) profiled[name] += 1
   }
   function UserName() {
-    return h('p', null, echo.useEcho().user?.name ?? '')
+    return h('p', null, sdk.useUserName())
   }
-  const root = createRoot(document.getElementById('root'))
+  renderCounter.watch(sdk.Balance, 'balance')
+  renderCounter.watch(UserName, 'useEcho')
+  const container = document.createElement('div')
+  document.body.append(container)
+  const root = createRoot(container)
   root.render(
-    h(
-      echo.EchoProvider,
-      { config: { appId: APP_ID, apiUrl: baseUrl } },
-      h(Profiler, { id: 'balance', onRender: count('balance') }, h(echo.EchoBalance)),
-      h(Profiler, { id: 'useEcho', onRender: count('useEcho') }, h(UserName)),
+    sdk.provider(
+      baseUrl,
+      h(React.Profiler, { id: 'balance', onRender: onRender('balance') }, h(sdk.Balance)),
+      h(React.Profiler, { id: 'useEcho', onRender: onRender('useEcho') }, h(UserName)),
     ),
   )
-  // Let the first renders and the balance settle, then count only across the refresh.
-  await waitUntil(() => document.querySelector('[data-echo-balance-paid]')?.textContent?.startsWith('$'), 2_000)
-  await sleep(100)
-  counting = true
-  const stats = async () => (await fetch(`${baseUrl}/stats`)).json()
-  await waitUntil(async () => (await stats()).tokenCalls >= 1, TOKEN_LIFETIME_S * 1000 + 2_000)
-  await sleep(300)
-  counting = false
-  const { tokenCalls } = await stats()
-  root.unmount()
-  dom.window.close()
-  return { ...counts, tokenCalls }
-}
-
-async function waitUntil(check, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms in vain`)
-    await sleep(20)
+  try {
+    // Let the first renders and the balance settle, then count only across the refresh.
+    await waitUntil(() => sdk.balanceShown(document), 3_000, 'the balance to show')
+    await sleep(100)
+    if ((await serverStats(baseUrl)).tokenCalls > 0) throw new Error('the token was renewed before counting began')
+    counting = true
+    renderCounter.start()
+    await waitUntil(async () => (await serverStats(baseUrl)).tokenCalls >= 1, 6_000, 'the silent refresh')
+    await sleep(300)
+    counting = false
+    renderCounter.stop()
+    const { tokenCalls } = await serverStats(baseUrl)
+    return { ...renderCounter.counts, profiled, tokenCalls }
+  } finally {
+    root.unmount()
+    container.remove()
   }
 }

@@ -11,6 +11,7 @@ const steps = [
   ['unit, component, type and e2e tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
   ['build', 'npm', ['run', '--silent', 'build']],
   ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
+  ['bundle size (DESIGN §6)', 'node', ['scripts/check-size.mjs']],
 ]
 
 rmSync(report, { force: true })

@@ -23,9 +23,12 @@ export function isGetEchoSession(action: unknown): action is GetEchoSessionActio
   return typeof action === 'object' && action !== null && (action as { type?: unknown }).type === GET_ECHO_SESSION
 }
 
+/** How a store is set up for echo-rtk, quoted by the messages for a store that is not. */
+export const STORE_SETUP =
+  'configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+
 /** The message for a store that was not set up with echo-rtk's middleware. */
-export const MISSING_MIDDLEWARE =
-  'echo-rtk: this store has no echoMiddleware. Add it: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+export const MISSING_MIDDLEWARE = `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
 
 /** The message for a store whose session was never started. */
 export const NO_SESSION =

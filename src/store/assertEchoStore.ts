@@ -1,11 +1,10 @@
 import type { Store } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/echoApi'
-import { getEchoSession, isGetEchoSession, MISSING_MIDDLEWARE } from '../api/echoSessionPort'
+import { getEchoSession, isGetEchoSession, MISSING_MIDDLEWARE, STORE_SETUP } from '../api/echoSessionPort'
 
 /** The message for a store without echo-rtk's reducers. */
-export const MISSING_REDUCERS =
-  'echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+export const MISSING_REDUCERS = `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
 
 /** Throws a message naming what to add when `store` lacks echo-rtk's reducers or its middleware. */
 export function assertEchoStore(store: Pick<Store, 'getState' | 'dispatch'>): void {

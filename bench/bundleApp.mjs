@@ -1,0 +1,122 @@
+// The same minimal app (EchoProvider + useEcho + EchoSignIn), bundled with the esbuild settings of
+// DESIGN §6 for whichever SDK provides those three names: minified, gzip -9 and brotli bytes, and
+// the minified bytes of each package, from esbuild's metafile. Shared by `npm run bench` and
+// scripts/check-size.mjs; needs nothing but esbuild and Node.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+import { build } from 'esbuild'
+
+/** Echo's SDK checks that the app id is a UUID v4; one id serves both SDKs. */
+export const APP_ID = '60601628-cdb7-481e-8f7e-921981220348'
+
+/** The app, word for word the same for both SDKs but for the package it imports. */
+function appSource(packageName) {
+  return `import { createRoot } from 'react-dom/client'
+import { EchoProvider, EchoSignIn, useEcho } from '${packageName}'
+
+function Account() {
+  const { user, balance } = useEcho()
+  return <p>{user?.name} {balance?.balance}</p>
+}
+
+function App() {
+  return (
+    <EchoProvider config={{ appId: '${APP_ID}' }}>
+      <EchoSignIn />
+      <Account />
+    </EchoProvider>
+  )
+}
+
+createRoot(document.getElementById('root')).render(<App />)
+`
+}
+
+/** DESIGN §6, exactly: react, react-dom and react/jsx-runtime stay external. */
+const DESIGN_SETTINGS = {
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  external: ['react', 'react-dom', 'react/jsx-runtime'],
+  metafile: true,
+  write: false,
+  logLevel: 'silent',
+}
+
+/**
+ * Bundles the app, importing `packageName`, in a fresh directory outside the repo, so that nothing
+ * the repo happens to have installed can be picked up. Either `packageDir` is linked in as the
+ * app's one package (its dependencies resolve from where it lives, as for a package in a user's
+ * app), or `nodeModulesDir` becomes the app's whole node_modules, symlinks kept, as if the app had
+ * installed exactly that tree. With `ownCodeOnly`, every dependency of the package is external
+ * too, leaving its own code.
+ */
+export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCodeOnly = false }) {
+  const workDir = mkdtempSync(join(tmpdir(), 'echo-bundle-'))
+  try {
+    if (nodeModulesDir) {
+      symlinkSync(nodeModulesDir, join(workDir, 'node_modules'), 'dir')
+    } else {
+      mkdirSync(join(workDir, 'node_modules', ...packageName.split('/').slice(0, -1)), { recursive: true })
+      symlinkSync(packageDir, join(workDir, 'node_modules', packageName), 'dir')
+    }
+    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }))
+    writeFileSync(join(workDir, 'app.jsx'), appSource(packageName))
+    const result = await build({
+      ...DESIGN_SETTINGS,
+      entryPoints: [join(workDir, 'app.jsx')],
+      outfile: join(workDir, 'out.js'),
+      absWorkingDir: workDir,
+      preserveSymlinks: Boolean(nodeModulesDir),
+      plugins: ownCodeOnly ? [externalDependencies(packageName)] : [],
+    })
+    const code = result.outputFiles[0].contents
+    return {
+      minified: code.byteLength,
+      gzip: gzipSync(code, { level: 9 }).byteLength,
+      brotli: brotliCompressSync(code, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.byteLength },
+      }).byteLength,
+      packages: packageBreakdown(result.metafile, packageName),
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
+/** Every bare import but the package under test becomes external. */
+function externalDependencies(packageName) {
+  return {
+    name: 'external-dependencies',
+    setup(builder) {
+      builder.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.path === packageName || args.path.startsWith(`${packageName}/`) ? undefined : { path: args.path, external: true },
+      )
+    },
+  }
+}
+
+/** Minified bytes in the output per package, largest first; the package's own files under its name. */
+function packageBreakdown(metafile, packageName) {
+  const [output] = Object.values(metafile.outputs)
+  const bytes = new Map()
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = packageOf(path) ?? (path === 'app.jsx' ? 'app' : packageName)
+    bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput)
+  }
+  return [...bytes].map(([name, size]) => ({ name, bytes: size })).filter((p) => p.bytes > 0).sort((a, b) => b.bytes - a.bytes)
+}
+
+/** `…/node_modules/@scope/name/…` -> `@scope/name` (the innermost node_modules wins). */
+function packageOf(path) {
+  const parts = path.split(/[\\/]/)
+  const at = parts.lastIndexOf('node_modules')
+  if (at < 0) return undefined
+  return parts[at + 1]?.startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1]
+}

@@ -1,0 +1,55 @@
+// The refresh storm of refreshStorm.mjs through Echo's own client: `EchoClient` of
+// @merit-systems/echo-typescript-sdk 1.0.23 (the client echo-react-sdk 1.0.39 builds on), with an
+// `OAuthTokenProvider` over the same token endpoint, the same rotating refresh token and the same
+// 401s spread over 60 ms. Its HttpClient calls the global `fetch` (it takes no fetch option), so
+// the request ids that spread the 401s are added by swapping the global for the storm.
+import { EchoClient, OAuthTokenProvider } from '@merit-systems/echo-typescript-sdk'
+
+const CALLS = 1_000
+
+export async function measureTheirRefreshStorm(baseUrl) {
+  await fetch(`${baseUrl}/reset`)
+  let access = 'expired'
+  let refresh = 'refresh-0'
+  const tokenProvider = new OAuthTokenProvider({
+    getTokenFn: async () => access,
+    refreshTokenFn: async () => {
+      const answer = await bareFetch(`${baseUrl}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh }),
+      })
+      if (!answer.ok) throw new Error(`token endpoint answered ${answer.status}`)
+      const tokens = await answer.json()
+      access = tokens.access_token
+      refresh = tokens.refresh_token
+      return access
+    },
+  })
+  const client = new EchoClient({ baseUrl, tokenProvider })
+  const bareFetch = globalThis.fetch
+  let next = 0
+  globalThis.fetch = (input, init) => {
+    const url = new URL(String(input))
+    if (url.pathname === '/api/v1/balance') url.searchParams.set('id', String(next++))
+    return bareFetch(url, init)
+  }
+  let outcomes
+  let wallMs
+  try {
+    const start = performance.now()
+    outcomes = await Promise.allSettled(Array.from({ length: CALLS }, () => client.balance.getBalance()))
+    wallMs = performance.now() - start
+  } finally {
+    globalThis.fetch = bareFetch
+  }
+  const stats = await (await fetch(`${baseUrl}/stats`)).json()
+  return {
+    calls: CALLS,
+    tokenCalls: stats.tokenCalls,
+    failed: outcomes.filter((o) => o.status === 'rejected').length,
+    succeeded: outcomes.filter((o) => o.status === 'fulfilled').length,
+    rejectedByServer: stats.rejected,
+    wallMs,
+  }
+}
