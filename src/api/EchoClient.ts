@@ -1,7 +1,17 @@
 import { DEFAULT_API_URL, httpUrl } from '../config'
 import { createAuthorizedSend, type AuthorizedSend } from './authorizedFetch'
 import type { RefreshCoordinatorOptions } from './refreshCoordinator'
-import { echoRequests, toAppList } from './echoRequests'
+import {
+  createPaymentLinkRequest,
+  getAppRequest,
+  getBalanceRequest,
+  getFreeBalanceRequest,
+  getSupportedModelsRequest,
+  getUserRequest,
+  listAppsRequest,
+  registerReferralRequest,
+  toAppList,
+} from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import type { FetchFunction, TokenProvider } from './tokenProvider'
 import type {
@@ -79,22 +89,22 @@ export class EchoClient {
       requestJson<T>(sendAuthorized, baseUrl, { ...request, signal })
 
     this.apps = {
-      list: async (options) => toAppList(await call(echoRequests.listApps(), options)),
-      get: async (id, options) => call(echoRequests.getApp(id), options),
+      list: async (options) => toAppList(await call(listAppsRequest(), options)),
+      get: async (id, options) => call(getAppRequest(id), options),
     }
     this.balance = {
-      get: async (options) => call(echoRequests.getBalance(), options),
-      getFree: async (echoAppId, options) => call(echoRequests.getFreeBalance(echoAppId), options),
+      get: async (options) => call(getBalanceRequest(), options),
+      getFree: async (echoAppId, options) => call(getFreeBalanceRequest(echoAppId), options),
     }
     this.models = {
-      supported: async (options) => call(echoRequests.getSupportedModels(), options),
+      supported: async (options) => call(getSupportedModelsRequest(), options),
     }
     this.payments = {
-      createPaymentLink: async (request, options) => call(echoRequests.createPaymentLink(request), options),
+      createPaymentLink: async (request, options) => call(createPaymentLinkRequest(request), options),
     }
     this.users = {
-      get: async (options) => call(echoRequests.getUser(), options),
-      registerReferral: async (request, options) => call(echoRequests.registerReferral(request), options),
+      get: async (options) => call(getUserRequest(), options),
+      registerReferral: async (request, options) => call(registerReferralRequest(request), options),
     }
   }
 }

@@ -2,7 +2,17 @@ import { buildCreateApi, coreModule, reactHooksModule } from '@reduxjs/toolkit/q
 
 import { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
-import { echoRequests, toAppList } from './echoRequests'
+import {
+  createPaymentLinkRequest,
+  getAppRequest,
+  getBalanceRequest,
+  getFreeBalanceRequest,
+  getSupportedModelsRequest,
+  getUserRequest,
+  listAppsRequest,
+  registerReferralRequest,
+  toAppList,
+} from './echoRequests'
 import type {
   AppList,
   Balance,
@@ -23,61 +33,83 @@ const createApi = buildCreateApi(
 )
 
 /**
- * Echo's API as RTK Query endpoints, mounted at `echoApi`. Its hooks are exported by name
- * (`useGetBalanceQuery`, ...) and read the store of the nearest `<EchoProvider>`. A payment link or a referral marks the balance stale, and so does
- * `refreshBalance()`.
- *
- * @example
- * const { data: balance } = useGetBalanceQuery()
+ * `echoApi` with only the endpoints the session itself calls (the balance and the payment link).
+ * The store, the middleware and the thunks use this one, so an app that never calls the other
+ * endpoints does not bundle them; `echoApi` below adds the rest to this same object.
+ * @internal
  */
-export const echoApi = createApi({
+export const sessionEchoApi = createApi({
   reducerPath: 'echoApi',
   baseQuery: echoBaseQuery,
   tagTypes: ['Balance', 'App', 'User', 'Models'],
   endpoints: (build) => ({
+    getBalance: build.query<Balance, void>({
+      query: getBalanceRequest,
+      providesTags: ['Balance'],
+    }),
+    getFreeBalance: build.query<FreeTierBalance, string>({
+      query: (echoAppId) => () => getFreeBalanceRequest(echoAppId),
+      providesTags: ['Balance'],
+    }),
+    createPaymentLink: build.mutation<PaymentLinkResponse, PaymentLinkRequest>({
+      query: (request) => () => createPaymentLinkRequest(request),
+      invalidatesTags: ['Balance'],
+    }),
+  }),
+})
+
+/**
+ * Echo's API as RTK Query endpoints, mounted at `echoApi`. Its hooks are exported by name
+ * (`useGetBalanceQuery`, ...) and read the store of the nearest `<EchoProvider>`. A payment link or a referral marks the balance stale, and so does
+ * `refreshBalance()`.
+ *
+ * The balance and payment-link endpoints are those of `sessionEchoApi`; this adds the others to
+ * that same object. The injection is marked pure so that a bundler drops it from an app that imports
+ * neither `echoApi` nor one of these hooks (and so never calls these endpoints).
+ *
+ * @example
+ * const { data: balance } = useGetBalanceQuery()
+ */
+export const echoApi = /* @__PURE__ */ sessionEchoApi.injectEndpoints({
+  endpoints: (build) => ({
     getApps: build.query<AppList, void>({
-      query: echoRequests.listApps,
+      query: listAppsRequest,
       transformResponse: toAppList,
       providesTags: ['App'],
     }),
     getApp: build.query<EchoApp, string>({
-      query: (id) => () => echoRequests.getApp(id),
+      query: (id) => () => getAppRequest(id),
       providesTags: (_app, _error, id) => [{ type: 'App', id }],
     }),
-    getBalance: build.query<Balance, void>({
-      query: echoRequests.getBalance,
-      providesTags: ['Balance'],
-    }),
-    getFreeBalance: build.query<FreeTierBalance, string>({
-      query: (echoAppId) => () => echoRequests.getFreeBalance(echoAppId),
-      providesTags: ['Balance'],
-    }),
     getSupportedModels: build.query<SupportedModelsResponse, void>({
-      query: echoRequests.getSupportedModels,
+      query: getSupportedModelsRequest,
       providesTags: ['Models'],
     }),
-    createPaymentLink: build.mutation<PaymentLinkResponse, PaymentLinkRequest>({
-      query: (request) => () => echoRequests.createPaymentLink(request),
-      invalidatesTags: ['Balance'],
-    }),
     getUser: build.query<EchoAccount, void>({
-      query: echoRequests.getUser,
+      query: getUserRequest,
       providesTags: ['User'],
     }),
     registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
-      query: (request) => () => echoRequests.registerReferral(request),
+      query: (request) => () => registerReferralRequest(request),
       invalidatesTags: ['User', 'Balance'],
     }),
   }),
 })
 
-export const {
-  useGetAppsQuery,
-  useGetAppQuery,
-  useGetBalanceQuery,
-  useGetFreeBalanceQuery,
-  useGetSupportedModelsQuery,
-  useCreatePaymentLinkMutation,
-  useGetUserQuery,
-  useRegisterReferralMutation,
-} = echoApi
+/**
+ * One generated hook of `echoApi`. A call rather than a plain property read (or destructuring),
+ * so that each export below can be marked pure: a bundler then drops the hooks an app does not
+ * use, and with them the endpoints above when nothing else needs `echoApi`.
+ */
+function hookOf<Name extends keyof typeof echoApi>(name: Name): (typeof echoApi)[Name] {
+  return echoApi[name]
+}
+
+export const useGetAppsQuery = /* @__PURE__ */ hookOf('useGetAppsQuery')
+export const useGetAppQuery = /* @__PURE__ */ hookOf('useGetAppQuery')
+export const useGetBalanceQuery = /* @__PURE__ */ hookOf('useGetBalanceQuery')
+export const useGetFreeBalanceQuery = /* @__PURE__ */ hookOf('useGetFreeBalanceQuery')
+export const useGetSupportedModelsQuery = /* @__PURE__ */ hookOf('useGetSupportedModelsQuery')
+export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')
+export const useGetUserQuery = /* @__PURE__ */ hookOf('useGetUserQuery')
+export const useRegisterReferralMutation = /* @__PURE__ */ hookOf('useRegisterReferralMutation')

@@ -1,6 +1,6 @@
 import type { Store } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import { getEchoSession, isGetEchoSession, MISSING_MIDDLEWARE, STORE_SETUP } from '../api/echoSessionPort'
 
 /** The message for a store without echo-rtk's reducers. */
@@ -9,6 +9,6 @@ export const MISSING_REDUCERS = `echo-rtk: this store has no echo reducers. Add 
 /** Throws a message naming what to add when `store` lacks echo-rtk's reducers or its middleware. */
 export function assertEchoStore(store: Pick<Store, 'getState' | 'dispatch'>): void {
   const state = store.getState() as Record<string, unknown> | undefined
-  if (state?.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+  if (state?.echo === undefined || state[sessionEchoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
   if (isGetEchoSession(store.dispatch(getEchoSession()))) throw new Error(MISSING_MIDDLEWARE)
 }

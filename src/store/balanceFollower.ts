@@ -1,6 +1,6 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import { signedIn, signedOut, signInFailed } from './authSlice'
 
 interface Subscription {
@@ -31,8 +31,8 @@ export class BalanceFollower {
       // Coming back to the page (say, from a checkout in another tab) refetches the balance.
       const options = { subscriptionOptions: { refetchOnFocus: true } }
       this.#subscriptions = [
-        this.#dispatch(echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
-        this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
+        this.#dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
+        this.#dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
       ]
     } else if (signedOut.match(action) || signInFailed.match(action)) {
       this.#clear()
@@ -43,6 +43,6 @@ export class BalanceFollower {
     if (this.#userId === null && this.#subscriptions.length === 0) return
     for (const subscription of this.#subscriptions.splice(0)) subscription.unsubscribe()
     this.#userId = null
-    this.#dispatch(echoApi.util.resetApiState())
+    this.#dispatch(sessionEchoApi.util.resetApiState())
   }
 }

@@ -1,6 +1,6 @@
 import { createSlice, isAnyOf, isRejectedWithValue, type UnknownAction } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { signedOut } from './authSlice'
@@ -28,11 +28,11 @@ export const initialBalanceState: BalanceState = {
   isInsufficientFunds: false,
 }
 
-const { getBalance, getFreeBalance, createPaymentLink } = echoApi.endpoints
+const { getBalance, getFreeBalance, createPaymentLink } = sessionEchoApi.endpoints
 
 /** Any echoApi call that Echo refused with 402. */
 function isPaymentRequired(action: UnknownAction): boolean {
-  return isRejectedWithValue(action) && action.type.startsWith(`${echoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
+  return isRejectedWithValue(action) && action.type.startsWith(`${sessionEchoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
 }
 
 /** Credit left, paid or free: a 402 is over once either has some. */
@@ -78,7 +78,7 @@ export const balanceSlice = createSlice({
       .addMatcher(isPaymentRequired, (state) => {
         state.isInsufficientFunds = true
       })
-      .addMatcher(isAnyOf(signedOut, echoApi.util.resetApiState), () => initialBalanceState)
+      .addMatcher(isAnyOf(signedOut, sessionEchoApi.util.resetApiState), () => initialBalanceState)
   },
 })
 

@@ -1,6 +1,6 @@
 import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi, type echoApi } from '../api/echoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
 
@@ -28,7 +28,7 @@ export const echoReducer: Reducer<EchoState, UnknownAction, Partial<EchoState>> 
 export const echoReducers: {
   echo: Reducer<EchoState, UnknownAction, Partial<EchoState>>
   echoApi: Reducer<EchoApiState, UnknownAction>
-} = { echo: echoReducer, [echoApi.reducerPath]: echoApi.reducer }
+} = { echo: echoReducer, [sessionEchoApi.reducerPath]: sessionEchoApi.reducer }
 
 /** The part of a store's state that echo-rtk owns. Your `RootState` extends it. */
 export interface EchoRootState {

@@ -1,7 +1,7 @@
 import { createAction, type Dispatch, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
 import { setupListeners } from '@reduxjs/toolkit/query/react'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import { isGetEchoSession } from '../api/echoSessionPort'
 import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
@@ -54,7 +54,7 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
       if (isGetEchoSession(action)) return session
       if (startEchoSession.match(action)) {
         const state = store.getState() as { echo?: unknown; echoApi?: unknown }
-        if (state.echo === undefined || state[echoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+        if (state.echo === undefined || state[sessionEchoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
         return start(resolveConfig(action.payload))
       }
       if (stopEchoSession.match(action)) {
@@ -74,7 +74,7 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
  * middleware. `echoMiddleware` is the default instance.
  */
 export function createEchoMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
-  return [echoApi.middleware as Middleware, createEchoSessionMiddleware(options)]
+  return [sessionEchoApi.middleware as Middleware, createEchoSessionMiddleware(options)]
 }
 
 /** What `echoMiddleware` is: the RTK Query middleware, then the session middleware. */
@@ -84,7 +84,7 @@ export type EchoMiddleware = readonly [Middleware, Middleware]
  * Add it to your store: `middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware)`.
  * Each store gets its own session from it.
  */
-export const echoMiddleware = createEchoMiddleware()
+export const echoMiddleware = /* @__PURE__ */ createEchoMiddleware()
 
 function sessionReporter(dispatch: Dispatch): SessionReporter {
   return {

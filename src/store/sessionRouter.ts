@@ -1,6 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import { createEchoRouter } from '../api/router/createEchoRouter'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
@@ -26,7 +26,7 @@ export function sessionRouter(session: EchoSession, dispatch: Dispatch): EchoRou
     session.onStop(() => clearTimeout(pending))
     const refetchBalanceSoon = () => {
       clearTimeout(pending)
-      pending = setTimeout(() => dispatch(echoApi.util.invalidateTags(['Balance'])), BALANCE_REFETCH_DELAY_MS)
+      pending = setTimeout(() => dispatch(sessionEchoApi.util.invalidateTags(['Balance'])), BALANCE_REFETCH_DELAY_MS)
     }
     const billedFetch: FetchFunction = async (input, init) => {
       const response = await session.fetch(input, init)

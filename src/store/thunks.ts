@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
-import { echoApi } from '../api/echoApi'
+import { sessionEchoApi } from '../api/echoApi'
 import { echoSessionOf } from '../api/echoSessionPort'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
@@ -32,9 +32,9 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   const { appId } = sessionOf(dispatch)
   const options = { forceRefetch: true, subscribe: false } as const
   const [balance] = await Promise.all([
-    dispatch(echoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
+    dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
     // The free tier is extra: an app without one must not make the paid balance fail.
-    dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options)).unwrap().catch(() => null),
+    dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options)).unwrap().catch(() => null),
   ])
   return balance
 }
@@ -48,7 +48,7 @@ export const createPaymentLink =
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
     const request: PaymentLinkRequest = { amount, ...(description === undefined ? {} : { description }), ...(successUrl === undefined ? {} : { successUrl }) }
-    const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
+    const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
     return answer.paymentLink.url
   }
 

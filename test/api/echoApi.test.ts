@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest'
+
+import * as echoRtk from 'echo-rtk'
+import { echoApi } from 'echo-rtk'
+import { echoStoresPerTest } from '../support/echoStores'
+
+const { newStore } = echoStoresPerTest()
+
+// The balance and payment-link endpoints are defined with the store (sessionEchoApi.ts) and the
+// others injected onto the same api object (echoApi.ts), so that an app which never calls them
+// does not bundle them. Whoever imports echoApi or a hook must still see all eight.
+describe('echoApi', () => {
+  it('has the eight endpoints of SPEC §7, whichever module defines them', () => {
+    expect(Object.keys(echoApi.endpoints).sort()).toEqual([
+      'createPaymentLink',
+      'getApp',
+      'getApps',
+      'getBalance',
+      'getFreeBalance',
+      'getSupportedModels',
+      'getUser',
+      'registerReferral',
+    ])
+  })
+
+  it('exports the generated hooks themselves', () => {
+    const hookNames = [
+      'useGetAppsQuery',
+      'useGetAppQuery',
+      'useGetBalanceQuery',
+      'useGetFreeBalanceQuery',
+      'useGetSupportedModelsQuery',
+      'useCreatePaymentLinkMutation',
+      'useGetUserQuery',
+      'useRegisterReferralMutation',
+    ] as const
+    for (const name of hookNames) {
+      expect(typeof echoRtk[name]).toBe('function')
+      expect(echoRtk[name]).toBe(echoApi[name])
+    }
+  })
+
+  it('runs an injected endpoint in the store echoMiddleware mounts', async () => {
+    const store = newStore()
+    const result = await store.dispatch(echoApi.endpoints.getApp.initiate(''))
+    expect(result.error?.message).toBe('apps.get needs id as a non-empty string (got "")')
+  })
+})
