@@ -7,7 +7,7 @@ import { echoStoresPerTest } from '../support/echoStores'
 
 const { newStore } = echoStoresPerTest()
 
-// The balance and payment-link endpoints are defined with the store (sessionEchoApi.ts) and the
+// The balance and payment-link endpoints are defined with the store (sessionEchoApi) and the
 // others injected onto the same api object (echoApi.ts), so that an app which never calls them
 // does not bundle them. Whoever imports echoApi or a hook must still see all eight.
 describe('echoApi', () => {
