@@ -1,4 +1,4 @@
-import { User, UserManager, type INavigator } from 'oidc-client-ts'
+import { User, UserManager } from 'oidc-client-ts'
 
 import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
@@ -6,11 +6,14 @@ import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
 import { readSignInCallback, withoutSignInParams } from './callbackUrl'
 import { withCrossTabLock } from './crossTabLock'
-import { toEchoUser, type EchoUser, type UserInfoClaims } from './echoUser'
+import { toEchoUser, type EchoUser } from './echoUser'
 import { tokenFreeError } from './tokenFreeError'
 import type { EchoEnvironment } from './environment'
 import { oidcSettings, storedUserKey } from './oidcSettings'
+import { redirectNavigator } from './redirectNavigator'
 import { renewDelayMs } from './renewSchedule'
+import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser } from './storedUser'
+import { fetchUserInfo } from './userInfo'
 
 /** What the store is told when someone is signed in. */
 export interface SessionSnapshot {
@@ -73,7 +76,7 @@ export class EchoSession {
     this.#report = report
     this.#userKey = storedUserKey(config)
     this.#lockName = `echo-rtk:refresh:${config.apiUrl}:${config.appId}`
-    this.#userManager = new UserManager(oidcSettings(config, env.storage), this.#redirectNavigator())
+    this.#userManager = new UserManager(oidcSettings(config, env.storage), redirectNavigator((url) => env.navigate(url)))
     this.coordinator = new RefreshCoordinator({
       getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
       refreshToken: () => this.#renew(),
@@ -112,7 +115,7 @@ export class EchoSession {
     if (this.#initialized) return this.#scheduleRenew()
     this.#initialized = true
     const callback = readSignInCallback(this.#env.location.href)
-    if (callback !== null && this.#ownsSignInState(callback.state)) {
+    if (callback !== null && isOwnSignInState(this.#env.storage, callback.state, this.config.appId)) {
       this.#callbackSeen = true
       if (callback.kind === 'code') return this.#completeSignIn(this.#env.location.href)
       return this.#refuseSignIn(callback.state, callback.error, callback.description)
@@ -173,20 +176,6 @@ export class EchoSession {
     return this.coordinator.tokenAfter(user.access_token).catch(() => null)
   }
 
-  #redirectNavigator(): INavigator {
-    return {
-      prepare: () =>
-        Promise.resolve({
-          navigate: ({ url }) => {
-            this.#env.navigate(url)
-            return Promise.resolve({ url })
-          },
-          close: () => undefined,
-        }),
-      callback: () => Promise.resolve(),
-    }
-  }
-
   #listen(): void {
     this.#teardown.push(this.#env.onStorage((event) => this.#onStorage(event)))
     const channel = this.#env.openChannel?.(this.#lockName)
@@ -202,16 +191,6 @@ export class EchoSession {
     }
   }
 
-  /** A sign-in answer in the URL is ours only if we started it: its state is in our storage. */
-  #ownsSignInState(state: string): boolean {
-    try {
-      const stored = JSON.parse(this.#env.storage.getItem(`oidc.${state}`) ?? 'null') as { client_id?: unknown } | null
-      return stored?.client_id === this.config.appId
-    } catch {
-      return false
-    }
-  }
-
   #completeSignIn(href: string): void {
     // The address bar is cleaned before the exchange starts, so no later mount sees the code again.
     this.#cleanAddressBar(href)
@@ -219,7 +198,7 @@ export class EchoSession {
     this.#callback = (async () => {
       try {
         const user = await this.#userManager.signinRedirectCallback(href)
-        user.profile = { ...user.profile, ...(await this.#fetchUserInfo(user.access_token)) } as User['profile']
+        user.profile = { ...user.profile, ...(await fetchUserInfo(this.#env.fetch, this.config.apiUrl, user.access_token)) } as User['profile']
         await this.#userManager.storeUser(user)
         this.#adopt(user)
       } catch (error) {
@@ -240,21 +219,9 @@ export class EchoSession {
     this.#env.history.replaceState(this.#env.history.state, '', withoutSignInParams(href))
   }
 
-  /** Echo issues no id_token, so oidc-client-ts loads no profile: read it from userinfo. */
-  async #fetchUserInfo(accessToken: string): Promise<UserInfoClaims> {
-    const endpoint = '/api/oauth/userinfo'
-    const response = await this.#env.fetch(`${this.config.apiUrl}${endpoint}`, { headers: { Authorization: `Bearer ${accessToken}` } })
-    if (!response.ok) throw EchoError.from(await EchoError.fromResponse(response, endpoint), 'loading the user profile')
-    const claims = (await response.json()) as Partial<UserInfoClaims>
-    if (typeof claims.sub !== 'string' || claims.sub === '') {
-      throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The userinfo answer has no subject', endpoint, action: 'loading the user profile' })
-    }
-    return claims as UserInfoClaims
-  }
-
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
   #restore(): void {
-    const stored = this.#readStoredUser()
+    const stored = readStoredUser(this.#env.storage, this.#userKey)
     if (stored === null) return this.#report.signedOut()
     if (!this.#isExpired(stored)) return this.#adopt(stored)
     this.#user = stored
@@ -264,7 +231,7 @@ export class EchoSession {
 
   /** Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. */
   #adopt(user: User): void {
-    const expiresAt = (user.expires_at ?? 0) * 1000
+    const expiresAt = expiresAtMs(user)
     this.#user = user
     this.#lifetimeMs = Math.max(expiresAt - this.#env.now(), 0)
     const echoUser = toEchoUser(user.profile)
@@ -281,7 +248,7 @@ export class EchoSession {
     this.#env.clearTimeout(this.#renewTimer)
     const user = this.#user
     if (user === null || this.#teardown.length === 0) return
-    const delay = renewDelayMs({ expiresAt: (user.expires_at ?? 0) * 1000, lifetimeMs: this.#lifetimeMs, now: this.#env.now() })
+    const delay = renewDelayMs({ expiresAt: expiresAtMs(user), lifetimeMs: this.#lifetimeMs, now: this.#env.now() })
     this.#renewTimer = this.#env.setTimeout(() => {
       this.coordinator.refreshToken().catch(() => undefined)
     }, delay)
@@ -293,7 +260,7 @@ export class EchoSession {
     const stale = this.#user
     this.#report.tokenRefreshStarted()
     const renewed = await withCrossTabLock(this.#env.locks, this.#lockName, async () => {
-      const stored = this.#readStoredUser()
+      const stored = readStoredUser(this.#env.storage, this.#userKey)
       const newest = newestUser([stored, this.#handedOver, this.#user])
       // Another tab rotated the tokens while we waited for the lock: use theirs, never present a spent refresh token.
       if (newest !== null && newest.access_token !== stale?.access_token && !this.#isExpired(newest)) return newest
@@ -337,7 +304,7 @@ export class EchoSession {
   /** Another tab signed in, refreshed or signed out. */
   #onStorage(event: StorageEvent): void {
     if (event.key !== null && event.key !== this.#userKey) return
-    const stored = this.#readStoredUser()
+    const stored = readStoredUser(this.#env.storage, this.#userKey)
     if (stored === null) {
       if (this.#user === null) return
       void this.#forget({ removeStored: false })
@@ -354,28 +321,7 @@ export class EchoSession {
     if (this.#user !== null && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
   }
 
-  #readStoredUser(): User | null {
-    const text = this.#env.storage.getItem(this.#userKey)
-    if (text === null) return null
-    try {
-      return User.fromStorageString(text)
-    } catch {
-      this.#env.storage.removeItem(this.#userKey)
-      return null
-    }
-  }
-
   #isExpired(user: User): boolean {
-    return (user.expires_at ?? 0) * 1000 <= this.#env.now()
+    return expiresAtMs(user) <= this.#env.now()
   }
-}
-
-function isNewer(candidate: User, than: User | null): boolean {
-  return than === null || (candidate.access_token !== than.access_token && (candidate.expires_at ?? 0) >= (than.expires_at ?? 0))
-}
-
-function newestUser(users: (User | null)[]): User | null {
-  let newest: User | null = null
-  for (const user of users) if (user !== null && (newest === null || (user.expires_at ?? 0) > (newest.expires_at ?? 0))) newest = user
-  return newest
 }

@@ -1,0 +1,16 @@
+import type { FetchFunction } from '../api/tokenProvider'
+import { EchoError } from '../errors'
+import type { UserInfoClaims } from './echoUser'
+
+const USERINFO_PATH = '/api/oauth/userinfo'
+
+/** Echo issues no id_token, so oidc-client-ts loads no profile: the session reads it from userinfo. */
+export async function fetchUserInfo(fetch: FetchFunction, apiUrl: string, accessToken: string): Promise<UserInfoClaims> {
+  const response = await fetch(`${apiUrl}${USERINFO_PATH}`, { headers: { Authorization: `Bearer ${accessToken}` } })
+  if (!response.ok) throw EchoError.from(await EchoError.fromResponse(response, USERINFO_PATH), 'loading the user profile')
+  const claims = (await response.json()) as Partial<UserInfoClaims>
+  if (typeof claims.sub !== 'string' || claims.sub === '') {
+    throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The userinfo answer has no subject', endpoint: USERINFO_PATH, action: 'loading the user profile' })
+  }
+  return claims as UserInfoClaims
+}
