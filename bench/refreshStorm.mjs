@@ -2,27 +2,14 @@
 // tokens: how many refreshes, how many failures, how long.
 import { EchoClient } from '../dist/client.js'
 
+import { loopbackTokens } from './loopbackTokens.mjs'
+
 const CALLS = 1_000
 
 export async function measureRefreshStorm(baseUrl) {
   await fetch(`${baseUrl}/reset`)
-  let access = 'expired'
-  let refresh = 'refresh-0'
-  const tokenProvider = {
-    getAccessToken: async () => access,
-    refreshToken: async () => {
-      const answer = await fetch(`${baseUrl}/api/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh }),
-      })
-      if (!answer.ok) throw new Error(`token endpoint answered ${answer.status}`)
-      const tokens = await answer.json()
-      access = tokens.access_token
-      refresh = tokens.refresh_token
-      return access
-    },
-  }
+  const tokens = loopbackTokens(baseUrl, (input, init) => fetch(input, init))
+  const tokenProvider = { getAccessToken: tokens.current, refreshToken: tokens.refresh }
   const client = new EchoClient({ apiUrl: baseUrl, tokenProvider, fetch: (input, init) => fetch(withId(input), init) })
   let next = 0
   function withId(input) {

@@ -5,27 +5,15 @@
 // the request ids that spread the 401s are added by swapping the global for the storm.
 import { EchoClient, OAuthTokenProvider } from '@merit-systems/echo-typescript-sdk'
 
+import { loopbackTokens } from './loopbackTokens.mjs'
+
 const CALLS = 1_000
 
 export async function measureTheirRefreshStorm(baseUrl) {
   await fetch(`${baseUrl}/reset`)
-  let access = 'expired'
-  let refresh = 'refresh-0'
-  const tokenProvider = new OAuthTokenProvider({
-    getTokenFn: async () => access,
-    refreshTokenFn: async () => {
-      const answer = await bareFetch(`${baseUrl}/api/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh }),
-      })
-      if (!answer.ok) throw new Error(`token endpoint answered ${answer.status}`)
-      const tokens = await answer.json()
-      access = tokens.access_token
-      refresh = tokens.refresh_token
-      return access
-    },
-  })
+  // The refresh goes out through the bare fetch, not the id-adding one swapped in below.
+  const tokens = loopbackTokens(baseUrl, (input, init) => bareFetch(input, init))
+  const tokenProvider = new OAuthTokenProvider({ getTokenFn: tokens.current, refreshTokenFn: tokens.refresh })
   const client = new EchoClient({ baseUrl, tokenProvider })
   const bareFetch = globalThis.fetch
   let next = 0
