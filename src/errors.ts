@@ -65,7 +65,10 @@ export class EchoError extends Error {
   static fromJSON(data: EchoErrorData): EchoError {
     if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
     const { code = 'UNKNOWN_ERROR', message, statusCode, endpoint } = data
-    return new EchoError({ code, message, ...(statusCode === undefined ? {} : { statusCode }), ...withEndpoint(endpoint) })
+    // The suffix is part of the data's message: keep it as the action, so it is never added twice.
+    const suffixAt = message.lastIndexOf(' while ')
+    const action = suffixAt === -1 ? {} : { message: message.slice(0, suffixAt), action: message.slice(suffixAt + ' while '.length) }
+    return new EchoError({ code, message, ...action, ...(statusCode === undefined ? {} : { statusCode }), ...withEndpoint(endpoint) })
   }
 
   /** The `NETWORK_ERROR` for a request that got no answer at all (`fetch` rejected). */
@@ -102,6 +105,19 @@ export function isInsufficientFunds(error: unknown): boolean {
 /** True when the call failed because its `AbortSignal` fired: not an auth or network failure. */
 export function isAbortError(error: unknown): boolean {
   return isAbortLike(error) || (error instanceof EchoError && isAbortLike(error.cause))
+}
+
+/**
+ * The failure of a call whose `signal` fired, as an abort whatever reason the signal was given
+ * (`controller.abort('left the page')`, a `TimeoutError`): never a network failure.
+ * @internal
+ */
+export function abortFailure(signal: AbortSignal, action?: string): EchoError {
+  const reason: unknown = signal.reason
+  if (isAbortLike(reason)) return EchoError.from(reason, action)
+  const abort = new Error('Request aborted', { cause: reason })
+  abort.name = 'AbortError'
+  return EchoError.from(abort, action)
 }
 
 function isAbortLike(value: unknown): boolean {

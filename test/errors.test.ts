@@ -25,6 +25,15 @@ describe('EchoError', () => {
     expect(named.cause).toBe(cause)
   })
 
+  it('comes back from its plain data whole, still counting its action as added', () => {
+    const data = EchoError.from(EchoError.network(new TypeError('fetch failed'), '/api/v1/balance'), 'fetching balance').toJSON()
+    const revived = EchoError.fromJSON(data)
+    expect(revived).toBeInstanceOf(EchoError)
+    expect(revived.toJSON()).toEqual(data)
+    expect(EchoError.from(revived, 'refreshing balance').message).toBe('Network error while fetching balance')
+    expect(EchoError.fromJSON({ code: 'HTTP_500', message: 'boom', statusCode: 500 }).message).toBe('boom')
+  })
+
   it('turns anything else into UNKNOWN_ERROR', () => {
     expect(EchoError.from(new RangeError('bad'), 'doing it').toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'bad while doing it' })
     expect(EchoError.from('text', 'doing it').message).toBe('text while doing it')

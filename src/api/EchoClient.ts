@@ -1,4 +1,5 @@
 import { DEFAULT_API_URL, httpUrl } from '../config'
+import { EchoError } from '../errors'
 import { createAuthorizedSend, type AuthorizedSend } from './authorizedFetch'
 import type { RefreshCoordinatorOptions } from './refreshCoordinator'
 import {
@@ -85,26 +86,34 @@ export class EchoClient {
       ? createAuthorizedSend({ tokenProvider, ...options, ...(fetch ? { fetch } : {}) })
       : createAuthorizedSend({ tokenProvider: apiKeyTokens(apiKey!), canRefresh: false, ...(fetch ? { fetch } : {}) })
     this.fetch = async (input, init) => (await sendAuthorized(input, init)).response
-    const call = <T>(request: JsonRequest, { signal }: RequestOptions = {}) =>
-      requestJson<T>(sendAuthorized, baseUrl, { ...request, signal })
+    // The request is built inside the call, so input it refuses rejects as an EchoError too.
+    const call = async <T>(buildRequest: () => JsonRequest, { signal }: RequestOptions = {}) => {
+      let request: JsonRequest
+      try {
+        request = buildRequest()
+      } catch (error) {
+        throw EchoError.from(error)
+      }
+      return requestJson<T>(sendAuthorized, baseUrl, { ...request, signal })
+    }
 
     this.apps = {
-      list: async (options) => toAppList(await call(listAppsRequest(), options)),
-      get: async (id, options) => call(getAppRequest(id), options),
+      list: async (options) => toAppList(await call(() => listAppsRequest(), options)),
+      get: async (id, options) => call(() => getAppRequest(id), options),
     }
     this.balance = {
-      get: async (options) => call(getBalanceRequest(), options),
-      getFree: async (echoAppId, options) => call(getFreeBalanceRequest(echoAppId), options),
+      get: async (options) => call(() => getBalanceRequest(), options),
+      getFree: async (echoAppId, options) => call(() => getFreeBalanceRequest(echoAppId), options),
     }
     this.models = {
-      supported: async (options) => call(getSupportedModelsRequest(), options),
+      supported: async (options) => call(() => getSupportedModelsRequest(), options),
     }
     this.payments = {
-      createPaymentLink: async (request, options) => call(createPaymentLinkRequest(request), options),
+      createPaymentLink: async (request, options) => call(() => createPaymentLinkRequest(request), options),
     }
     this.users = {
-      get: async (options) => call(getUserRequest(), options),
-      registerReferral: async (request, options) => call(registerReferralRequest(request), options),
+      get: async (options) => call(() => getUserRequest(), options),
+      registerReferral: async (request, options) => call(() => registerReferralRequest(request), options),
     }
   }
 }

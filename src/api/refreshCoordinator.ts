@@ -11,6 +11,10 @@ export interface RefreshCoordinatorOptions {
   refreshTimeoutMs?: number
 }
 
+// Keyed by the caller's own provider object and weakly held: nothing here outlives it, and two
+// stores (each with its own session and provider) never meet.
+const coordinatorsByProvider = new WeakMap<TokenProvider, RefreshCoordinator>()
+
 interface RefreshRecord {
   /** The token the refresh replaced. */
   from: string | null
@@ -38,9 +42,16 @@ export class RefreshCoordinator implements TokenProvider {
     this.#timeoutMs = refreshTimeoutMs
   }
 
-  /** Wraps `tokens` in a coordinator, unless it already is one (so one source keeps one mutex). */
+  /**
+   * The coordinator of `tokens`: itself if it is one, else the one made for that same provider
+   * object before. So an `EchoClient`, a router and a `createEchoFetch` built on one provider
+   * share one refresh: two refreshes at once would present the same rotating refresh token twice.
+   */
   static for(tokens: TokenProvider, options?: RefreshCoordinatorOptions): RefreshCoordinator {
-    return tokens instanceof RefreshCoordinator ? tokens : new RefreshCoordinator(tokens, options)
+    if (tokens instanceof RefreshCoordinator) return tokens
+    let coordinator = coordinatorsByProvider.get(tokens)
+    if (coordinator === undefined) coordinatorsByProvider.set(tokens, (coordinator = new RefreshCoordinator(tokens, options)))
+    return coordinator
   }
 
   get isRefreshing(): boolean {

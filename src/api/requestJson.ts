@@ -1,4 +1,4 @@
-import { EchoError, isAbortError } from '../errors'
+import { abortFailure, EchoError, isAbortError } from '../errors'
 import { withRefreshFailure, type AuthorizedSend } from './authorizedFetch'
 
 /** One JSON call to Echo's API. */
@@ -28,6 +28,7 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
       ...(signal === undefined ? {} : { signal }),
     })
   } catch (error) {
+    if (signal?.aborted) throw abortFailure(signal, action)
     throw EchoError.from(error instanceof EchoError || isAbortError(error) ? error : EchoError.network(error, path), action)
   }
 
@@ -36,6 +37,7 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
   try {
     return (await response.json()) as T
   } catch (error) {
+    if (signal?.aborted) throw abortFailure(signal, action)
     if (isAbortError(error)) throw EchoError.from(error, action)
     throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Echo answered with a body that is not JSON', endpoint: path, cause: error, action })
   }

@@ -12,7 +12,7 @@ import type { EchoEnvironment } from './environment'
 import { oidcSettings, storedUserKey } from './oidcSettings'
 import { redirectNavigator } from './redirectNavigator'
 import { renewDelayMs } from './renewSchedule'
-import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser } from './storedUser'
+import { expiresAtMs, hasProfile, isNewer, isOwnSignInState, newestUser, readStoredUser } from './storedUser'
 import { fetchUserInfo } from './userInfo'
 
 /** What the store is told when someone is signed in. */
@@ -222,6 +222,11 @@ export class EchoSession {
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
   #restore(): void {
     const stored = readStoredUser(this.#env.storage, this.#userKey)
+    if (stored !== null && !hasProfile(stored)) {
+      // A sign-in that stopped between the code exchange and the profile: it never finished.
+      this.#env.storage.removeItem(this.#userKey)
+      return this.#report.signedOut()
+    }
     if (stored === null) return this.#report.signedOut()
     if (!this.#isExpired(stored)) return this.#adopt(stored)
     this.#user = stored
@@ -311,14 +316,15 @@ export class EchoSession {
       this.#report.signedOut()
       return
     }
-    if (!this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
+    // Another tab mid-sign-in has stored tokens without the profile yet: its next write brings it.
+    if (hasProfile(stored) && !this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
   }
 
   #onTabMessage(message: TabMessage): void {
     if (message?.type !== 'tokens') return
     const user = User.fromStorageString(message.user)
     this.#handedOver = newestUser([user, this.#handedOver])
-    if (this.#user !== null && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
+    if (this.#user !== null && hasProfile(user) && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
   }
 
   #isExpired(user: User): boolean {

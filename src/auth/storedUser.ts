@@ -12,6 +12,14 @@ export function readStoredUser(storage: Storage, key: string): User | null {
   }
 }
 
+/**
+ * Whether the stored user finished signing in: oidc-client-ts stores the user as soon as the code
+ * is exchanged, before the session has read the profile from userinfo and stored it again.
+ */
+export function hasProfile(user: User): boolean {
+  return typeof user.profile?.sub === 'string' && user.profile.sub !== ''
+}
+
 /** When the user's access token expires, epoch milliseconds. */
 export function expiresAtMs(user: User): number {
   return (user.expires_at ?? 0) * 1000

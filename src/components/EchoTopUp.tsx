@@ -14,6 +14,8 @@ export interface EchoTopUpProps {
   defaultAmount?: number
   /** Shown on the checkout page. Defaults to `Echo Credits`. */
   description?: string
+  /** Where checkout returns to. Defaults to the page origin. */
+  successUrl?: string
   /** Render only once Echo has answered 402 (out of credits). */
   onlyWhenOutOfCredits?: boolean
   /** Opens the payment link. Defaults to `window.location.assign`. */
@@ -39,6 +41,7 @@ export function EchoTopUp({
   className,
   defaultAmount = 10,
   description,
+  successUrl,
   onlyWhenOutOfCredits = false,
   navigate = (url) => window.location.assign(url),
   onError,
@@ -57,7 +60,9 @@ export function EchoTopUp({
     setBusy(true)
     setProblem(null)
     try {
-      const url = await store.dispatch(createPaymentLink({ amount, ...(description === undefined ? {} : { description }), successUrl: window.location.href }))
+      const url = await store.dispatch(
+        createPaymentLink({ amount, ...(description === undefined ? {} : { description }), ...(successUrl === undefined ? {} : { successUrl }) }),
+      )
       if (!isFollowablePaymentLink(url, config.apiUrl)) throw new Error(`Refusing to open a payment link that is neither https nor on ${config.apiUrl}: ${url}`)
       navigate(url)
     } catch (error) {

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
-import { EchoClient, EchoError } from '../../src/client'
+import { EchoClient, EchoError, isAbortError } from '../../src/client'
 import { server } from '../support/server'
 import { API } from '../support/tokens'
 
@@ -107,9 +107,12 @@ describe('EchoClient', () => {
     })
   })
 
-  it('refuses an empty app id before sending anything', async () => {
+  it('refuses an empty app id before sending anything, as an EchoError like every failure', async () => {
     const seen = recordCalls()
-    await expect(client().apps.get('')).rejects.toThrow('apps.get needs id as a non-empty string (got "")')
+    const error = await client().apps.get('').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(EchoError)
+    expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'apps.get needs id as a non-empty string (got "")' })
+    await expect(client().payments.createPaymentLink({ amount: 0 })).rejects.toBeInstanceOf(EchoError)
     expect(seen).toEqual([])
   })
 
@@ -168,6 +171,20 @@ describe('EchoClient', () => {
       })
       await expect(signedOut.balance.get()).rejects.toMatchObject({ message: 'Not authenticated while fetching balance' })
       expect(seen).toEqual([])
+    })
+
+    it.each([
+      ['an Error', new Error('left the page')],
+      ['a string', 'left the page'],
+      ['a timeout', new DOMException('The operation timed out.', 'TimeoutError')],
+    ])('a call aborted with %s as its reason is still an abort, not a network error', async (_kind, reason) => {
+      server.use(http.get(`${API}/api/v1/balance`, () => new Promise<never>(() => undefined)))
+      const controller = new AbortController()
+      const pending = client().balance.get({ signal: controller.signal })
+      controller.abort(reason)
+      const error = await pending.catch((e: unknown) => e)
+      expect(isAbortError(error)).toBe(true)
+      expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', message: expect.stringMatching(/ while fetching balance$/) as unknown })
     })
 
     it('an aborted call rejects with an abort error that isAbortError() tells apart', async () => {

@@ -125,6 +125,17 @@ describe('the authorized fetch', () => {
     expect(state.refreshCalls).toBe(1)
   })
 
+  it('an EchoClient and a createEchoFetch built on the same token provider share one refresh', async () => {
+    const { provider, state } = rotatingTokens()
+    guardedEndpoint(() => 'token-2')
+    const client = new EchoClient({ tokenProvider: provider, apiUrl: API })
+    const echoFetch = createEchoFetch({ tokenProvider: provider })
+    const [balance, response] = await Promise.all([client.balance.get(), echoFetch(`${API}/api/v1/balance`)])
+    expect(balance).toEqual({ balance: 1 })
+    expect(response.status).toBe(200)
+    expect(state.refreshCalls).toBe(1)
+  })
+
   describe('refresh failure', () => {
     const failingTokens = (error: Error) => {
       const errors: Error[] = []

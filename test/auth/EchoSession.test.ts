@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { inspect } from 'node:util'
 
+import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoClient, echoApi, getToken, signIn, signOut, type EchoStore } from 'echo-rtk'
 import { sessionOf, echoStoresPerTest } from '../support/echoStores'
 import { APP_ID, APP_URL, ECHO, fakeEcho } from '../support/fakeEcho'
+import { server } from '../support/server'
 
 const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
@@ -101,6 +103,19 @@ describe('sign-in', () => {
     await sessionOf(store).signInCallback
     expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { message: 'Invalid authorization code while completing sign-in' } })
     expect(storedKeys().filter((key) => key.startsWith('oidc.user:'))).toEqual([])
+  })
+
+  it('a profile that cannot be read fails the sign-in with its own error, named once', async () => {
+    const echo = fakeEcho()
+    server.use(http.get(`${ECHO}/api/oauth/userinfo`, () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })))
+    await newStore().dispatch(signIn())
+    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    const store = newStore()
+    await sessionOf(store).signInCallback
+    expect(auth(store)).toMatchObject({
+      status: 'unauthenticated',
+      error: { code: 'HTTP_401', message: '{"message":"Unauthorized"} while loading the user profile', endpoint: '/api/oauth/userinfo' },
+    })
   })
 
   it('leaves alone a code in the address bar that some other sign-in started', () => {
@@ -212,6 +227,21 @@ describe('tabs', () => {
     const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
     expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1' } })
+  })
+
+  it('a tab mid-sign-in, tokens stored before the profile, is not taken for a signed-in user elsewhere', async () => {
+    const echo = fakeEcho()
+    const waiting = newStore()
+    await signInThroughEcho(echo)
+    const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
+    const complete = window.localStorage.getItem(key)!
+    const withoutProfile = JSON.stringify({ ...JSON.parse(complete), profile: {} })
+    window.localStorage.setItem(key, withoutProfile)
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: withoutProfile, storageArea: window.localStorage }))
+    expect(auth(waiting).status).toBe('unauthenticated')
+    window.localStorage.setItem(key, complete)
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: withoutProfile, newValue: complete, storageArea: window.localStorage }))
+    expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1', name: 'Ada Lovelace' } })
   })
 
   it('two tabs refreshing at once under the cross-tab lock send one refresh, and neither is signed out', async () => {

@@ -34,7 +34,7 @@ describe('EchoSignIn', () => {
     const button = screen.getByRole('button', { name: 'Signing in...' })
     expect(button).toHaveProperty('disabled', true)
     expect(button.getAttribute('aria-busy')).toBe('true')
-    expect(navigations[0]).toMatch(/^https:\/\/echo\.test\/api\/oauth\/authorize\?/)
+    await vi.waitFor(() => expect(navigations[0]).toMatch(/^https:\/\/echo\.test\/api\/oauth\/authorize\?/))
   })
 
   it('once signed in shows Signed in as and the name', async () => {
@@ -104,7 +104,7 @@ describe('EchoSignIn', () => {
     const onError = vi.fn<(error: Error) => void>()
     renderWithEcho(<EchoSignIn onError={onError} />, { store })
     await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }))
-    expect(onError).toHaveBeenCalledWith(new Error('Sign in failed'))
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(new Error('Sign in failed')))
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
   })
 
@@ -112,6 +112,8 @@ describe('EchoSignIn', () => {
     const onError = vi.fn<(error: Error) => void>()
     renderWithEcho(<EchoSignIn onError={onError} />, { store: newStore({ navigate: () => { throw new Error('blocked by the browser') } }) })
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    // The redirect is prepared asynchronously (PKCE), so the failure arrives after the click.
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
     expect(onError.mock.calls[0]![0].message).toBe('blocked by the browser while starting sign-in')
   })
 })

@@ -1,4 +1,4 @@
-import { EchoError, isAbortError } from '../../errors'
+import { abortFailure, EchoError, isAbortError } from '../../errors'
 import { withRefreshFailure } from '../authorizedFetch'
 
 /** What a failed router call was: where it went, what it was doing, for which model. */
@@ -36,7 +36,8 @@ export async function routerHttpError(response: Response, call: FailedCall, refr
  * their meaning, anything else means the network failed.
  * @internal
  */
-export function callFailure(error: unknown, call: FailedCall): EchoError {
+export function callFailure(error: unknown, call: FailedCall & { signal?: AbortSignal | undefined }): EchoError {
+  if (call.signal?.aborted) return abortFailure(call.signal, call.action)
   const known = error instanceof EchoError || isAbortError(error)
   return EchoError.from(known ? error : EchoError.network(error, call.path), call.action)
 }
