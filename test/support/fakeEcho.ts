@@ -31,6 +31,8 @@ export function fakeEcho({ accessTtl = 900, userinfo = { sub: 'user-1', email: '
   let liveRefreshToken: string | null = null
   let issued = 0
   const counts = { codeExchanges: 0, refreshes: 0, failedRefreshes: 0, userinfo: 0, balance: 0, freeBalance: 0, paymentLinks: 0 }
+  /** When each refresh reached the token endpoint (Date.now(), so fake clocks count). */
+  const refreshedAt: number[] = []
   let balance = 12.5
   let refreshFails = false
 
@@ -71,6 +73,7 @@ export function fakeEcho({ accessTtl = 900, userinfo = { sub: 'user-1', email: '
       }
       if (form.get('grant_type') === 'refresh_token') {
         counts.refreshes += 1
+        refreshedAt.push(Date.now())
         if (refreshFails || form.get('refresh_token') !== liveRefreshToken) {
           counts.failedRefreshes += 1
           return HttpResponse.json({ error: 'invalid_request', error_description: 'Invalid refresh token' }, { status: 400 })
@@ -110,6 +113,7 @@ export function fakeEcho({ accessTtl = 900, userinfo = { sub: 'user-1', email: '
 
   return {
     counts,
+    refreshedAt,
     /** What Echo's authorize page does for a signed-in user who consents: the redirect back, with a code. */
     authorize(authorizeUrl: string): string {
       const params = new URL(authorizeUrl).searchParams
