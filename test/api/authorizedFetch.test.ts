@@ -275,7 +275,7 @@ describe('the authorized fetch', () => {
         sends.set(id, (sends.get(id) ?? 0) + 1)
         const ok = request.headers.get('authorization') === `Bearer ${valid.token}`
         // Rejections spread from before the refresh starts to well after it ends.
-        if (!ok) await delay(Number(id) % 120)
+        if (!ok) await delay(Number(id) % 400)
         if (!ok) rejectedIn[phase] += 1
         return ok ? HttpResponse.json({ id }) : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
       }),
