@@ -73,7 +73,7 @@ export function toAppList(answer: AppList | PagedApps): AppList {
  * The body of a payment-link request with its defaults; refuses an amount that cannot be charged.
  * @internal
  */
-export function paymentLinkBody({ amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() }: PaymentLinkRequest): PaymentLinkRequest {
+function paymentLinkBody({ amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() }: PaymentLinkRequest): PaymentLinkRequest {
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
     throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
   }

@@ -31,7 +31,7 @@ export const STORE_SETUP =
 export const MISSING_MIDDLEWARE = `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
 
 /** The message for a store whose session was never started. */
-export const NO_SESSION =
+const NO_SESSION =
   'echo-rtk: this store has no Echo session yet. Render it inside <EchoProvider config={...} store={store}>, or dispatch startEchoSession(config) once'
 
 /**

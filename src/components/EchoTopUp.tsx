@@ -26,7 +26,7 @@ export interface EchoTopUpProps {
 const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
 
 /** A number of US dollars that can be charged: finite and at least 1. */
-export function isChargeableAmount(amount: number): boolean {
+function isChargeableAmount(amount: number): boolean {
   return Number.isFinite(amount) && amount >= 1
 }
 

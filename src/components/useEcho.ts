@@ -2,6 +2,7 @@ import { useMemo } from 'react'
 import { shallowEqual } from 'react-redux'
 
 import { useEchoSelector } from '../api/echoReduxContext'
+import { DEFAULT_PAYMENT_DESCRIPTION } from '../api/echoRequests'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
@@ -63,7 +64,7 @@ export function useEcho(): UseEchoResult {
       signIn: () => store.dispatch(signIn()),
       signOut: () => store.dispatch(signOut()),
       refreshBalance: () => store.dispatch(refreshBalance()),
-      createPaymentLink: (amount: number, description = 'Echo Credits', successUrl = window.location.origin) =>
+      createPaymentLink: (amount: number, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = window.location.origin) =>
         store.dispatch(createPaymentLink({ amount, description, successUrl })),
       getToken: () => store.dispatch(getToken()),
     }),

@@ -4,11 +4,16 @@ import { sessionEchoApi } from '../api/echoApi'
 import { getEchoSession, isGetEchoSession, MISSING_MIDDLEWARE, STORE_SETUP } from '../api/echoSessionPort'
 
 /** The message for a store without echo-rtk's reducers. */
-export const MISSING_REDUCERS = `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
+const MISSING_REDUCERS = `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
+
+/** Throws a message naming `echoReducers` when a store's state lacks them. */
+export function assertEchoReducers(state: unknown): void {
+  const slices = state as Record<string, unknown> | undefined
+  if (slices?.echo === undefined || slices[sessionEchoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+}
 
 /** Throws a message naming what to add when `store` lacks echo-rtk's reducers or its middleware. */
 export function assertEchoStore(store: Pick<Store, 'getState' | 'dispatch'>): void {
-  const state = store.getState() as Record<string, unknown> | undefined
-  if (state?.echo === undefined || state[sessionEchoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+  assertEchoReducers(store.getState())
   if (isGetEchoSession(store.dispatch(getEchoSession()))) throw new Error(MISSING_MIDDLEWARE)
 }

@@ -7,7 +7,7 @@ import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
-import { MISSING_REDUCERS } from './assertEchoStore'
+import { assertEchoReducers } from './assertEchoStore'
 import { BalanceFollower } from './balanceFollower'
 
 /**
@@ -29,7 +29,7 @@ export interface EchoMiddlewareOptions {
  * The session middleware alone: it owns the store's one `EchoSession` (never module-global),
  * answers `getEchoSession()` with it, and keeps the balance loaded while someone is signed in.
  */
-export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
+function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let session: EchoSession | undefined
     let env: EchoEnvironment | undefined
@@ -53,8 +53,7 @@ export function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptio
     return (next) => (action) => {
       if (isGetEchoSession(action)) return session
       if (startEchoSession.match(action)) {
-        const state = store.getState() as { echo?: unknown; echoApi?: unknown }
-        if (state.echo === undefined || state[sessionEchoApi.reducerPath] === undefined) throw new Error(MISSING_REDUCERS)
+        assertEchoReducers(store.getState())
         return start(resolveConfig(action.payload))
       }
       if (stopEchoSession.match(action)) {

@@ -2,33 +2,28 @@ import { useState, type FormEvent } from 'react'
 
 import { useEchoRouter } from 'echo-rtk'
 
+import { useModelCall } from './useModelCall'
+
 /** One image from a prompt (the router's default is 4; one is enough to look at). */
 export function ImageMaker() {
   const router = useEchoRouter()
   const [prompt, setPrompt] = useState('A lighthouse at dawn')
   const [image, setImage] = useState<string | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, problem, run } = useModelCall()
 
-  async function make(event: FormEvent) {
+  function make(event: FormEvent) {
     event.preventDefault()
-    setBusy(true)
-    setProblem(null)
-    try {
+    void run(async () => {
       const { data } = await router.images.generate({ model: 'gpt-image-1', prompt, n: 1 })
       const first = data[0]
       setImage(first?.b64_json ? `data:image/png;base64,${first.b64_json}` : (first?.url ?? null))
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
     <section aria-labelledby="image">
       <h2 id="image">Image</h2>
-      <form onSubmit={(event) => void make(event)}>
+      <form onSubmit={make}>
         <label htmlFor="prompt">Prompt</label>
         <input id="prompt" value={prompt} onChange={(event) => setPrompt(event.target.value)} />
         <button type="submit" disabled={busy}>

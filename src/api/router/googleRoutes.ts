@@ -60,7 +60,7 @@ function toEmbedRequest(model: string, input: EmbedContentInput): EmbedContentRe
 }
 
 /** `items` cut into runs of at most `size`, in order. @internal */
-export function batchesOf<T>(items: readonly T[], size: number): T[][] {
+function batchesOf<T>(items: readonly T[], size: number): T[][] {
   const batches: T[][] = []
   for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size))
   return batches
