@@ -33,6 +33,9 @@ export interface SessionReporter {
   signedOut(): void
 }
 
+/** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
+const HANDOVER_GRACE_MS = 150
+
 /** What tabs say to each other on the session's BroadcastChannel. */
 type TabMessage = { type: 'tokens'; user: string }
 
@@ -265,10 +268,19 @@ export class EchoSession {
     const stale = this.#user
     this.#report.tokenRefreshStarted()
     const renewed = await withCrossTabLock(this.#env.locks, this.#lockName, async () => {
-      const stored = readStoredUser(this.#env.storage, this.#userKey)
-      const newest = newestUser([stored, this.#handedOver, this.#user])
+      const replacesStale = (user: User | null): boolean =>
+        user !== null && user.access_token !== stale?.access_token && !this.#isExpired(user)
+      let stored = readStoredUser(this.#env.storage, this.#userKey)
+      let newest = newestUser([stored, this.#handedOver, this.#user])
+      if (!replacesStale(newest) && this.#channel !== undefined) {
+        // The lock and the hand-over reach this tab as separate tasks: the tab that just rotated
+        // the tokens may have posted them a moment before this callback ran. Give them time to land.
+        await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
+        stored = readStoredUser(this.#env.storage, this.#userKey)
+        newest = newestUser([stored, this.#handedOver, this.#user])
+      }
       // Another tab rotated the tokens while we waited for the lock: use theirs, never present a spent refresh token.
-      if (newest !== null && newest.access_token !== stale?.access_token && !this.#isExpired(newest)) return newest
+      if (newest !== null && replacesStale(newest)) return newest
       if (!newest?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
       if (newest !== stored) await this.#userManager.storeUser(newest)
       const user = await this.#userManager.signinSilent().catch((error: unknown) => {
