@@ -14,11 +14,15 @@ export interface EchoErrorData {
   endpoint?: string
 }
 
-/** What `new EchoError(...)` takes. */
-export interface EchoErrorInit extends EchoErrorData {
+/** What `new EchoError(...)` takes; an `undefined` field is the same as a missing one. */
+export interface EchoErrorInit {
+  code: EchoErrorCode
+  message: string
+  statusCode?: number | undefined
+  endpoint?: string | undefined
   cause?: unknown
   /** What was being done (`fetching balance`); appended to the message as ` while <action>`. */
-  action?: string
+  action?: string | undefined
 }
 
 /**
@@ -55,10 +59,10 @@ export class EchoError extends Error {
       return new EchoError({ ...value.toJSON(), cause: value.cause, action })
     }
     if (isAbortLike(value)) {
-      return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Request aborted', cause: value, ...withAction(action) })
+      return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Request aborted', cause: value, action })
     }
     const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'Unknown error'
-    return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, ...withAction(action) })
+    return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, action })
   }
 
   /** An `EchoError` again from its plain data (from Redux state, an RTK Query `unwrap()`, a log). */
@@ -68,19 +72,19 @@ export class EchoError extends Error {
     // The suffix is part of the data's message: keep it as the action, so it is never added twice.
     const suffixAt = message.lastIndexOf(' while ')
     const action = suffixAt === -1 ? {} : { message: message.slice(0, suffixAt), action: message.slice(suffixAt + ' while '.length) }
-    return new EchoError({ code, message, ...action, ...(statusCode === undefined ? {} : { statusCode }), ...withEndpoint(endpoint) })
+    return new EchoError({ code, message, ...action, statusCode, endpoint })
   }
 
   /** The `NETWORK_ERROR` for a request that got no answer at all (`fetch` rejected). */
   static network(cause: unknown, endpoint?: string): EchoError {
-    return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, ...withEndpoint(endpoint) })
+    return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, endpoint })
   }
 
   /** The `HTTP_<status>` error for a non-OK answer: its message is the body text. */
   static async fromResponse(response: Response, endpoint?: string): Promise<EchoError> {
     const body = await response.text().catch(() => '')
     const message = body !== '' ? body : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
-    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, ...withEndpoint(endpoint) })
+    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, endpoint })
   }
 
   /** Plain data for Redux state, logs and `JSON.stringify`. */
@@ -89,7 +93,7 @@ export class EchoError extends Error {
       code: this.code,
       message: this.message,
       ...(this.statusCode === undefined ? {} : { statusCode: this.statusCode }),
-      ...withEndpoint(this.endpoint),
+      ...(this.endpoint === undefined ? {} : { endpoint: this.endpoint }),
     }
   }
 }
@@ -128,12 +132,4 @@ function statusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined
   const { statusCode } = error as { statusCode?: unknown }
   return typeof statusCode === 'number' ? statusCode : undefined
-}
-
-function withAction(action: string | undefined): { action?: string } {
-  return action === undefined ? {} : { action }
-}
-
-function withEndpoint(endpoint: string | undefined): { endpoint?: string } {
-  return endpoint === undefined ? {} : { endpoint }
 }

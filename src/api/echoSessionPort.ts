@@ -23,16 +23,24 @@ export function isGetEchoSession(action: unknown): action is GetEchoSessionActio
   return typeof action === 'object' && action !== null && (action as { type?: unknown }).type === GET_ECHO_SESSION
 }
 
+// The setup messages below name what to add; production builds (where bundlers set NODE_ENV, as
+// Redux Toolkit and react-redux already need) keep only what is wrong, to stay small.
+
 /** How a store is set up for echo-rtk, quoted by the messages for a store that is not. */
 export const STORE_SETUP =
   'configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
 
 /** The message for a store that was not set up with echo-rtk's middleware. */
-export const MISSING_MIDDLEWARE = `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
+export const MISSING_MIDDLEWARE =
+  process.env.NODE_ENV === 'production'
+    ? 'echo-rtk: this store has no echoMiddleware'
+    : `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
 
 /** The message for a store whose session was never started. */
 const NO_SESSION =
-  'echo-rtk: this store has no Echo session yet. Render it inside <EchoProvider config={...} store={store}>, or dispatch startEchoSession(config) once'
+  process.env.NODE_ENV === 'production'
+    ? 'echo-rtk: this store has no Echo session yet'
+    : 'echo-rtk: this store has no Echo session yet. Render it inside <EchoProvider config={...} store={store}>, or dispatch startEchoSession(config) once'
 
 /**
  * The session of the store behind `dispatch`, asked for through the middleware; throws a message

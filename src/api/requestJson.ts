@@ -24,8 +24,8 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
     outcome = await sendAuthorized(`${apiUrl}${path}`, {
       method,
       headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      ...(signal === undefined ? {} : { signal }),
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: signal ?? null,
     })
   } catch (error) {
     if (signal?.aborted) throw abortFailure(signal, action)

@@ -61,9 +61,9 @@ export interface SupportedModelsResponse {
 export interface PaymentLinkRequest {
   amount: number
   /** Shown on the checkout page. Defaults to `Echo Credits`. */
-  description?: string
+  description?: string | undefined
   /** Where checkout returns to. Defaults to the page origin. */
-  successUrl?: string
+  successUrl?: string | undefined
 }
 
 export interface PaymentLink {

@@ -38,8 +38,11 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   const store = (hostStore as EchoStore | undefined) ?? ownStore!
   const [firstConfig] = useState(() => configKey(config))
   if (configKey(config) !== firstConfig) {
+    const changed = `echo-rtk: <EchoProvider> config changed after mount (${firstConfig} -> ${configKey(config)})`
     throw new Error(
-      `echo-rtk: <EchoProvider> config changed after mount (${firstConfig} -> ${configKey(config)}). A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`,
+      process.env.NODE_ENV === 'production'
+        ? changed
+        : `${changed}. A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`,
     )
   }
   useMemo(() => assertEchoStore(store), [store])

@@ -60,9 +60,7 @@ export function EchoTopUp({
     setBusy(true)
     setProblem(null)
     try {
-      const url = await store.dispatch(
-        createPaymentLink({ amount, ...(description === undefined ? {} : { description }), ...(successUrl === undefined ? {} : { successUrl }) }),
-      )
+      const url = await store.dispatch(createPaymentLink({ amount, description, successUrl }))
       if (!isFollowablePaymentLink(url, config.apiUrl)) throw new Error(`Refusing to open a payment link that is neither https nor on ${config.apiUrl}: ${url}`)
       navigate(url)
     } catch (error) {

@@ -4,7 +4,10 @@ import { sessionEchoApi } from '../api/echoApi'
 import { getEchoSession, isGetEchoSession, MISSING_MIDDLEWARE, STORE_SETUP } from '../api/echoSessionPort'
 
 /** The message for a store without echo-rtk's reducers. */
-const MISSING_REDUCERS = `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
+const MISSING_REDUCERS =
+  process.env.NODE_ENV === 'production'
+    ? 'echo-rtk: this store has no echo reducers'
+    : `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
 
 /** Throws a message naming `echoReducers` when a store's state lacks them. */
 export function assertEchoReducers(state: unknown): void {

@@ -36,7 +36,7 @@ export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
 export function createEchoStore({ config, preloadedState, environment, startSession = typeof window !== 'undefined' }: CreateEchoStoreOptions): EchoStore {
   const store = configureStore({
     reducer: rootReducer,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createEchoMiddleware(environment === undefined ? {} : { environment })),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createEchoMiddleware({ environment })),
     devTools: echoDevToolsOptions,
     ...(preloadedState === undefined ? {} : { preloadedState }),
   })

@@ -22,7 +22,7 @@ export const stopEchoSession = createAction('echo/stopSession')
 /** Options of {@link createEchoMiddleware}. */
 export interface EchoMiddlewareOptions {
   /** Replaces parts of the browser the session uses (storage, fetch, timers, ...): for tests. */
-  environment?: Partial<EchoEnvironment>
+  environment?: Partial<EchoEnvironment> | undefined
 }
 
 /**
@@ -39,9 +39,8 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
 
     const start = (config: ResolvedEchoConfig): EchoSession => {
       if (session !== undefined && !sameConfig(session.config, config)) {
-        throw new Error(
-          `echo-rtk: this store's Echo session belongs to app ${session.config.appId} at ${session.config.apiUrl}; it cannot switch to another config. Create another store (or give <EchoProvider> a new key) for another app`,
-        )
+        const belongs = `echo-rtk: this store's Echo session belongs to app ${session.config.appId} at ${session.config.apiUrl}; it cannot switch to another config`
+        throw new Error(process.env.NODE_ENV === 'production' ? belongs : `${belongs}. Create another store (or give <EchoProvider> a new key) for another app`)
       }
       env ??= { ...browserEnvironment(), ...environment }
       session ??= new EchoSession(config, report, env)
@@ -96,6 +95,7 @@ function sessionReporter(dispatch: Dispatch): SessionReporter {
   }
 }
 
+/** Resolved configs hold the same five strings in the same order (resolveConfig builds them). */
 function sameConfig(a: ResolvedEchoConfig, b: ResolvedEchoConfig): boolean {
-  return a.appId === b.appId && a.apiUrl === b.apiUrl && a.redirectUri === b.redirectUri && a.scope === b.scope && a.baseRouterUrl === b.baseRouterUrl
+  return JSON.stringify(a) === JSON.stringify(b)
 }

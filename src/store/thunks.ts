@@ -44,10 +44,9 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
  * `successUrl` to the page origin. Rejects with `Not authenticated` when nobody is signed in.
  */
 export const createPaymentLink =
-  ({ amount, description, successUrl }: PaymentLinkRequest): EchoThunk<string> =>
+  (request: PaymentLinkRequest): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
-    const request: PaymentLinkRequest = { amount, ...(description === undefined ? {} : { description }), ...(successUrl === undefined ? {} : { successUrl }) }
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
     return answer.paymentLink.url
   }

@@ -94,6 +94,20 @@ describe('EchoProvider', () => {
     )
   })
 
+  it('names the changed config in a production build too, without the advice', () => {
+    quietly()
+    const store = newStore()
+    const { rerender } = render(<EchoProvider config={CONFIG} store={store}><Status /></EchoProvider>)
+    vi.stubEnv('NODE_ENV', 'production')
+    try {
+      expect(() => rerender(<EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}><Status /></EchoProvider>)).toThrow(
+        /^echo-rtk: <EchoProvider> config changed after mount \(\["app-123".*\] -> \["other-app".*\]\)$/,
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it("keeps two providers on one page apart, and leaves the app's own react-redux store alone", async () => {
     await signInThroughEcho(fakeEcho())
     const hostStore = configureStore({ reducer: { greeting: (state: string = 'hello from the host') => state } })

@@ -1,0 +1,43 @@
+// @vitest-environment jsdom
+import { configureStore, type UnknownAction } from '@reduxjs/toolkit'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  vi.resetModules()
+})
+
+/** echo-rtk as an app's production bundle runs it: NODE_ENV is `production` when the modules load. */
+async function loadInProduction() {
+  vi.stubEnv('NODE_ENV', 'production')
+  vi.resetModules()
+  return import('echo-rtk')
+}
+
+const todos = (state: string[] = []) => state
+
+describe('setup messages in a production build', () => {
+  it('still say what is wrong, without the development recipe', async () => {
+    const { echoApi, echoMiddleware, echoReducers, startEchoSession, stopEchoSession } = await loadInProduction()
+
+    const noReducers = configureStore({ reducer: { todos }, middleware: (getDefault) => getDefault().concat(echoMiddleware) })
+    expect(() => noReducers.dispatch(startEchoSession({ appId: 'app-123' }))).toThrow(/^echo-rtk: this store has no echo reducers$/)
+
+    const noMiddleware = configureStore({ reducer: echoReducers, middleware: (getDefault) => getDefault().concat(echoApi.middleware) })
+    const missing = await noMiddleware.dispatch(echoApi.endpoints.getBalance.initiate())
+    expect(missing.error?.message).toBe('echo-rtk: this store has no echoMiddleware')
+
+    const notStarted = configureStore({ reducer: echoReducers, middleware: (getDefault) => getDefault().concat(echoMiddleware) })
+    const unstarted = await notStarted.dispatch(echoApi.endpoints.getBalance.initiate())
+    expect(unstarted.error?.message).toBe('echo-rtk: this store has no Echo session yet')
+
+    notStarted.dispatch(startEchoSession({ appId: 'app-123', apiUrl: 'https://echo.test' }))
+    try {
+      expect(() => notStarted.dispatch(startEchoSession({ appId: 'other-app', apiUrl: 'https://echo.test' }) as UnknownAction)).toThrow(
+        /^echo-rtk: this store's Echo session belongs to app app-123 at https:\/\/echo\.test; it cannot switch to another config$/,
+      )
+    } finally {
+      notStarted.dispatch(stopEchoSession())
+    }
+  })
+})
