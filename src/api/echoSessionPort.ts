@@ -24,23 +24,26 @@ export function isGetEchoSession(action: unknown): action is GetEchoSessionActio
 }
 
 // The setup messages below name what to add; production builds (where bundlers set NODE_ENV, as
-// Redux Toolkit and react-redux already need) keep only what is wrong, to stay small.
+// Redux Toolkit and react-redux already need) keep only what is wrong, to stay small. NODE_ENV is
+// read when a message is made, never at import, so loading echo-rtk needs no `process`.
 
 /** How a store is set up for echo-rtk, quoted by the messages for a store that is not. */
 export const STORE_SETUP =
   'configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
 
 /** The message for a store that was not set up with echo-rtk's middleware. */
-export const MISSING_MIDDLEWARE =
-  process.env.NODE_ENV === 'production'
+export function missingMiddlewareMessage(): string {
+  return process.env.NODE_ENV === 'production'
     ? 'echo-rtk: this store has no echoMiddleware'
     : `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
+}
 
 /** The message for a store whose session was never started. */
-const NO_SESSION =
-  process.env.NODE_ENV === 'production'
+function noSessionMessage(): string {
+  return process.env.NODE_ENV === 'production'
     ? 'echo-rtk: this store has no Echo session yet'
     : 'echo-rtk: this store has no Echo session yet. Render it inside <EchoProvider config={...} store={store}>, or dispatch startEchoSession(config) once'
+}
 
 /**
  * The session of the store behind `dispatch`, asked for through the middleware; throws a message
@@ -49,7 +52,7 @@ const NO_SESSION =
  */
 export function echoSessionOf<Session extends EchoSessionPort = EchoSessionPort>(dispatch: (action: GetEchoSessionAction) => unknown): Session {
   const answer = dispatch(getEchoSession())
-  if (isGetEchoSession(answer)) throw new Error(MISSING_MIDDLEWARE)
-  if (answer === undefined || answer === null) throw new Error(NO_SESSION)
+  if (isGetEchoSession(answer)) throw new Error(missingMiddlewareMessage())
+  if (answer === undefined || answer === null) throw new Error(noSessionMessage())
   return answer as Session
 }
