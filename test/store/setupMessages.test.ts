@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { configureStore, type UnknownAction } from '@reduxjs/toolkit'
+import { configureStore } from '@reduxjs/toolkit'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 afterEach(() => {
@@ -33,7 +33,7 @@ describe('setup messages in a production build', () => {
 
     notStarted.dispatch(startEchoSession({ appId: 'app-123', apiUrl: 'https://echo.test' }))
     try {
-      expect(() => notStarted.dispatch(startEchoSession({ appId: 'other-app', apiUrl: 'https://echo.test' }) as UnknownAction)).toThrow(
+      expect(() => notStarted.dispatch(startEchoSession({ appId: 'other-app', apiUrl: 'https://echo.test' }))).toThrow(
         /^echo-rtk: this store's Echo session belongs to app app-123 at https:\/\/echo\.test; it cannot switch to another config$/,
       )
     } finally {
