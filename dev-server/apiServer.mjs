@@ -6,8 +6,9 @@ import { createApiHandler } from './api.mjs'
 import { createCheckoutHandler, formatUsd } from './checkout.mjs'
 import { createInteractionHandler } from './interactions.mjs'
 import { createUserinfoHandler } from './userinfo.mjs'
-import { DEMO_APP_ID, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
+import { DEMO_APP_ID, DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
 import { escapeHtml, page, readJson, sendHtml, sendJson } from './http.mjs'
+import { answerFavicon } from './favicon.mjs'
 import { isRecord } from './answerText.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -40,7 +41,10 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
     if (path.startsWith('/api/v1/')) return handleApi(req, res, path)
     if (path === OAUTH_PATHS.userinfo) return handleUserinfo(req, res)
     if (path === '/dev/balance') return setBalance(req, res, ledger)
-    if (path === '/' && req.method === 'GET') return sendHtml(res, 200, indexPage({ apiUrl, routerUrl, balance: ledger.balance().balance }))
+    if (answerFavicon(req, res, path)) return
+    if (path === '/' && req.method === 'GET') {
+      return sendHtml(res, 200, indexPage({ apiUrl, routerUrl, balance: ledger.balance().balance, freeTierLeft: ledger.freeTier(DEMO_APP_ID)?.userSpendInfo.amountLeft ?? 0 }))
+    }
     if (await handleInteraction(req, res, path)) return
     if (handleCheckout(req, res, path)) return
     await handleOidc(req, res)
@@ -48,29 +52,45 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
 }
 
 /**
- * `POST /dev/balance {"balance": 0.05}` sets what the test user has left, so a test can reach the
- * 402 of a spent balance without spending it; not part of Echo.
+ * `POST /dev/balance {"balance": 0.05, "freeTier": 0}` sets what the test user has left, so a test can
+ * reach the 402 of spent credits without spending them; not part of Echo. `balance`: US dollars left
+ * of the paid balance (what was spent is kept); `freeTier`: US dollars left of the demo app's free
+ * tier, from 0 to its spend limit (the router draws it before the paid balance, so a test that wants
+ * a 402 sets both). Either may be left out to keep that one as it is. Answers the balance, with the
+ * free tier as `freeTierBalance`.
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
  * @param {import('./ledger.mjs').Ledger} ledger
  */
 async function setBalance(req, res, ledger) {
-  if (req.method !== 'POST') return sendJson(res, 405, { message: 'POST {"balance": <USD>} to set the balance' })
+  if (req.method !== 'POST') return sendJson(res, 405, { message: 'POST {"balance": <USD>, "freeTier": <USD>} to set what is left' })
   // JSON only: a page on another origin cannot send that without a preflight, which /dev does not answer.
   if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
     return sendJson(res, 415, { message: 'Send Content-Type: application/json' })
   }
   const body = await readJson(req).catch(() => undefined)
-  const balance = isRecord(body) ? body.balance : undefined
-  if (typeof balance !== 'number' || !Number.isFinite(balance) || balance < 0) {
-    return sendJson(res, 400, { message: 'Invalid request body', errors: [{ path: ['balance'], message: 'balance must be a number of US dollars >= 0' }] })
-  }
-  ledger.setBalance(balance)
-  sendJson(res, 200, ledger.balance())
+  const { balance, freeTier } = isRecord(body) ? body : {}
+  const errors = [
+    ...(isUsdOrAbsent(balance, Infinity) ? [] : [{ path: ['balance'], message: 'balance must be a number of US dollars >= 0' }]),
+    ...(isUsdOrAbsent(freeTier, DEMO_FREE_TIER.spendLimit) ? [] : [{ path: ['freeTier'], message: `freeTier must be a number of US dollars from 0 to ${DEMO_FREE_TIER.spendLimit}` }]),
+    ...(balance === undefined && freeTier === undefined ? [{ path: [], message: 'send balance, freeTier or both' }] : []),
+  ]
+  if (errors.length > 0) return sendJson(res, 400, { message: 'Invalid request body', errors })
+  if (typeof balance === 'number') ledger.setBalance(balance)
+  if (typeof freeTier === 'number') ledger.setFreeTierLeft(DEMO_APP_ID, freeTier)
+  sendJson(res, 200, { ...ledger.balance(), freeTierBalance: ledger.freeTier(DEMO_APP_ID) })
 }
 
-/** @param {{ apiUrl: string, routerUrl: string, balance: number }} urls */
-function indexPage({ apiUrl, routerUrl, balance }) {
+/**
+ * @param {unknown} value
+ * @param {number} max
+ */
+function isUsdOrAbsent(value, max) {
+  return value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= max)
+}
+
+/** @param {{ apiUrl: string, routerUrl: string, balance: number, freeTierLeft: number }} urls */
+function indexPage({ apiUrl, routerUrl, balance, freeTierLeft }) {
   return page(
     'Echo dev server',
     `<h1>Echo dev server</h1>
@@ -78,7 +98,7 @@ function indexPage({ apiUrl, routerUrl, balance }) {
 <ul>
   <li>API and OAuth: <code>${escapeHtml(apiUrl)}</code> (<code>/api/oauth/*</code>, <code>/api/v1/*</code>)</li>
   <li>Router: <code>${escapeHtml(routerUrl)}</code></li>
-  <li>Demo app id: <code>${escapeHtml(DEMO_APP_ID)}</code></li>
+  <li>Demo app id: <code>${escapeHtml(DEMO_APP_ID)}</code>, free tier ${formatUsd(Math.max(freeTierLeft, 0))} left (drawn before the balance)</li>
   <li>Test user: <code>${escapeHtml(TEST_USER.email)}</code>, password <code>${escapeHtml(TEST_USER.password)}</code>, balance ${formatUsd(balance)}</li>
   <li>Referral code: <code>${escapeHtml(REFERRAL_CODE)}</code></li>
 </ul>`,

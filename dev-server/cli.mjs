@@ -3,7 +3,7 @@
 // server, prints where everything is, and stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
 
 import { formatUsd } from './checkout.mjs'
-import { OAUTH_PATHS, REFERRAL_CODE } from './fixtures.mjs'
+import { DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE } from './fixtures.mjs'
 import { readSettings, usage } from './settings.mjs'
 
 let parsed
@@ -43,8 +43,9 @@ Echo dev server (local, Echo-compatible)
   Demo app id      ${appId}
   Test user        ${testUser.email} / password: ${testUser.password}
   Balance          ${formatUsd(testUser.balance)} to start; referral code ${REFERRAL_CODE}
+  Free tier        ${formatUsd(DEMO_FREE_TIER.spendLimit)} for the demo app, drawn before the balance (as Echo's router does)
   Access tokens    ${settings.accessTtl} s; auto-login ${settings.autoLogin ? 'on' : 'off'}; stream delay ${settings.streamDelayMs} ms
-  Set the balance  POST ${apiUrl}/dev/balance {"balance": 0.05} (a dev control, not part of Echo)
+  Set what is left POST ${apiUrl}/dev/balance {"balance": 0.05, "freeTier": 0} (a dev control, not part of Echo)
 
 Press Ctrl+C to stop.
 `)

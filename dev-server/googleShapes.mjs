@@ -1,6 +1,6 @@
 // Google's wire shapes: GenerateContentResponse, whole (:generateContent) and streamed as one
 // GenerateContentResponse per server-sent event (:streamGenerateContent); :predict images and
-// :batchEmbedContents vectors are built in router.mjs from media.mjs.
+// :embedContent / :batchEmbedContents vectors are built in mediaAnswers.mjs from media.mjs.
 
 /** @typedef {import('./openaiShapes.mjs').TextContext} TextContext */
 /** @typedef {import('./openaiShapes.mjs').Frame} Frame */

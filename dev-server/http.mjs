@@ -1,5 +1,7 @@
 // Small helpers over node:http: reading bodies with a size limit, answering JSON, HTML and redirects.
 
+import { FAVICON_LINK } from './favicon.mjs'
+
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 
@@ -121,6 +123,7 @@ export function page(title, body) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+${FAVICON_LINK}
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 30rem; margin: 4rem auto; padding: 0 1rem; color: #1d1d1f; }
   h1 { font-size: 1.4rem; }

@@ -1,6 +1,6 @@
-// The in-memory ledger of the test user: paid credits, spending, the demo app's free tier, payment
-// links and referral codes. Money is kept in whole micro-dollars so sums never drift; answers are
-// in US dollars, as Echo's.
+// The in-memory ledger of the test user: paid credits, spending, the demo app's free tier (drawn
+// before the paid balance, as Echo's router does), payment links and referral codes. Money is kept
+// in whole micro-dollars so sums never drift; answers are in US dollars, as Echo's.
 
 import { randomUUID } from 'node:crypto'
 
@@ -23,9 +23,31 @@ export const toUsd = (micros) => micros / MICROS_PER_USD
  * @property {'active' | 'paid'} status
  */
 
+/**
+ * Where a charge was drawn from, so that a refund goes back there.
+ * @typedef {object} Draw
+ * @property {string} echoAppId the app whose free tier was drawn
+ * @property {number} freeMicros taken from that free tier
+ * @property {number} paidMicros taken from the paid balance
+ */
+
+/**
+ * An app's free tier for the test user: a pool the app owner pays into, and how much of it the user may draw.
+ * @typedef {object} FreeTier
+ * @property {string} spendPoolId
+ * @property {number} poolMicros what the owner paid into the pool
+ * @property {number} limitMicros the user's spend limit
+ * @property {number} spentMicros what the user has drawn
+ */
+
+/** Echo's router serves a call only while more than this ($0.0001) is left, free tier and paid balance together. */
+export const MIN_CREDIT_MICROS = 100
+
 export class Ledger {
   /** @type {number} */ #paidMicros
   #spentMicros = 0
+  /** @type {Map<string, FreeTier>} only the demo app has one; another app draws the paid balance alone */
+  #freeTiers = new Map([[DEMO_APP_ID, { spendPoolId: DEMO_FREE_TIER.spendPoolId, poolMicros: toMicros(DEMO_FREE_TIER.poolBalance), limitMicros: toMicros(DEMO_FREE_TIER.spendLimit), spentMicros: 0 }]])
   /** @type {Map<string, PaymentLinkRecord>} */
   #paymentLinks = new Map()
   /** @type {Set<string>} */
@@ -36,7 +58,7 @@ export class Ledger {
     this.#paidMicros = toMicros(balance)
   }
 
-  /** The test user's paid balance, as `GET /api/v1/balance` answers it. */
+  /** The test user's paid balance, as `GET /api/v1/balance` answers it (negative after a call billed past zero). */
   balance() {
     return {
       totalPaid: toUsd(this.#paidMicros),
@@ -46,27 +68,36 @@ export class Ledger {
     }
   }
 
-  /** What is left to spend, in micro-dollars. */
-  availableMicros() {
-    return this.#paidMicros - this.#spentMicros
+  /**
+   * Bills a model call for `echoAppId` as Echo's router does: refused (undefined, nothing taken) unless
+   * more than $0.0001 is left in the app's free tier and the paid balance together; otherwise billed in
+   * full, the free tier first and the rest to the paid balance, even past zero.
+   * @param {string} echoAppId
+   * @param {number} micros
+   * @returns {Draw | undefined}
+   */
+  charge(echoAppId, micros) {
+    const tier = this.#freeTiers.get(echoAppId)
+    const freeLeft = tier ? Math.max(tier.limitMicros - tier.spentMicros, 0) : 0
+    if (freeLeft + this.#paidMicros - this.#spentMicros <= MIN_CREDIT_MICROS) return undefined
+    const freeMicros = Math.min(micros, freeLeft)
+    if (tier) tier.spentMicros += freeMicros
+    this.#spentMicros += micros - freeMicros
+    return { echoAppId, freeMicros, paidMicros: micros - freeMicros }
   }
 
   /**
-   * Takes `micros` from the balance if it covers them all; false (and nothing taken) otherwise.
-   * @param {number} micros
+   * Gives back part of a charge (a stream stopped before its end) where it came from, the paid balance first.
+   * @param {Draw} draw
+   * @param {number} micros at most what the draw took
    */
-  tryCharge(micros) {
-    if (micros > this.availableMicros()) return false
-    this.#spentMicros += micros
-    return true
-  }
-
-  /**
-   * Gives back part of a charge (a stream stopped before its end).
-   * @param {number} micros
-   */
-  refund(micros) {
-    this.#spentMicros -= Math.min(micros, this.#spentMicros)
+  refund(draw, micros) {
+    const toPaid = Math.min(micros, draw.paidMicros)
+    const toFree = Math.min(micros - toPaid, draw.freeMicros)
+    this.#spentMicros -= toPaid
+    const tier = this.#freeTiers.get(draw.echoAppId)
+    // /dev/balance may have reset the free tier since the charge: never give back more than was drawn.
+    if (tier) tier.spentMicros -= Math.min(toFree, tier.spentMicros)
   }
 
   /**
@@ -78,21 +109,35 @@ export class Ledger {
   }
 
   /**
-   * The demo app's free tier for the test user, as `POST /api/v1/balance/free` answers it; undefined for another app.
+   * Sets what is left of an app's free tier to `usd` (the /dev/balance control), under its spend limit.
+   * False (nothing changed) when the app has no free tier or `usd` is over the limit.
+   * @param {string} echoAppId
+   * @param {number} usd
+   */
+  setFreeTierLeft(echoAppId, usd) {
+    const tier = this.#freeTiers.get(echoAppId)
+    if (!tier || toMicros(usd) > tier.limitMicros) return false
+    tier.spentMicros = tier.limitMicros - toMicros(usd)
+    return true
+  }
+
+  /**
+   * An app's free tier for the test user, as `POST /api/v1/balance/free` answers it: what was drawn, what
+   * is left under the limit, and the pool after the draws; undefined for an app without one.
    * @param {string} echoAppId
    */
   freeTier(echoAppId) {
-    if (echoAppId !== DEMO_APP_ID) return undefined
-    // The router bills the paid balance only (so the balance a person sees moves): the free tier is shown, never drawn.
+    const tier = this.#freeTiers.get(echoAppId)
+    if (!tier) return undefined
     return {
-      spendPoolBalance: DEMO_FREE_TIER.poolBalance,
+      spendPoolBalance: toUsd(tier.poolMicros - tier.spentMicros),
       userSpendInfo: {
         userId: TEST_USER.id,
         echoAppId,
-        spendPoolId: DEMO_FREE_TIER.spendPoolId,
-        amountSpent: 0,
-        spendLimit: DEMO_FREE_TIER.spendLimit,
-        amountLeft: DEMO_FREE_TIER.spendLimit,
+        spendPoolId: tier.spendPoolId,
+        amountSpent: toUsd(tier.spentMicros),
+        spendLimit: toUsd(tier.limitMicros),
+        amountLeft: toUsd(tier.limitMicros - tier.spentMicros),
       },
     }
   }

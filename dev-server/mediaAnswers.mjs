@@ -1,6 +1,6 @@
 // The router's answers that are not streamed text: embeddings, images, transcription and speech
-// (OpenAI style), and Imagen :predict and :batchEmbedContents (Google style). Each plan says how
-// many tokens it bills, and answers only once the router has charged them.
+// (OpenAI style), and Imagen :predict, :embedContent and :batchEmbedContents (Google style). Each
+// plan says how many tokens it bills, and answers only once the router has charged them.
 
 import { HttpError, sendJson } from './http.mjs'
 import { collectText, countTokens, isRecord } from './answerText.mjs'
@@ -128,6 +128,17 @@ export function planGooglePredict({ body }) {
 }
 
 /** @type {MediaEndpoint['plan']} */
+export function planGoogleEmbedding({ body }) {
+  if (!isRecord(body.content)) throw routerError(400, { error: { code: 400, message: 'content is required', status: 'INVALID_ARGUMENT' } })
+  const text = collectText(body.content)
+  return {
+    inputTokens: countTokens(text),
+    outputTokens: 0,
+    send: (res) => sendJson(res, 200, { embedding: { values: embeddingFor(text, googleDimensions(body.outputDimensionality)) } }),
+  }
+}
+
+/** @type {MediaEndpoint['plan']} */
 export function planGoogleEmbeddings({ body }) {
   const requests = Array.isArray(body.requests) ? body.requests : []
   if (requests.length === 0 || requests.length > GOOGLE_EMBED_BATCH) {
@@ -140,11 +151,17 @@ export function planGoogleEmbeddings({ body }) {
     send: (res) => {
       const embeddings = texts.map((text, index) => {
         const request = requests[index]
-        const wanted = isRecord(request) ? request.outputDimensionality : undefined
-        const dimensions = typeof wanted === 'number' && Number.isInteger(wanted) && wanted > 0 && wanted <= 3072 ? wanted : 768
-        return { values: embeddingFor(text, dimensions) }
+        return { values: embeddingFor(text, googleDimensions(isRecord(request) ? request.outputDimensionality : undefined)) }
       })
       sendJson(res, 200, { embeddings })
     },
   }
+}
+
+/**
+ * The vector length a Google embedding request asks for with `outputDimensionality`, else 768.
+ * @param {unknown} wanted
+ */
+function googleDimensions(wanted) {
+  return typeof wanted === 'number' && Number.isInteger(wanted) && wanted > 0 && wanted <= 3072 ? wanted : 768
 }

@@ -5,7 +5,7 @@
 /**
  * What a model does, which decides the endpoints that take it:
  * text -> chat/completions, responses, completions, messages, generateContent, streamGenerateContent;
- * embedding -> embeddings, batchEmbedContents; image -> images/generations, predict;
+ * embedding -> embeddings, embedContent, batchEmbedContents; image -> images/generations, predict;
  * transcription -> audio/transcriptions; speech -> audio/speech.
  * @typedef {'text' | 'embedding' | 'image' | 'transcription' | 'speech'} ModelKind
  */
@@ -29,19 +29,24 @@ const model = (id, provider, kind, inputMicros, outputMicros) => ({ id, provider
 export const MODELS = Object.freeze([
   model('gpt-4o-mini', 'openai', 'text', 200, 1000),
   model('gpt-4o', 'openai', 'text', 500, 2000),
+  model('gpt-4.1-mini', 'openai', 'text', 200, 1000),
   model('gpt-4.1-nano', 'openai', 'text', 100, 500),
   model('gpt-3.5-turbo-instruct', 'openai', 'text', 200, 1000),
   model('text-embedding-3-small', 'openai', 'embedding', 10, 0),
+  model('text-embedding-3-large', 'openai', 'embedding', 20, 0),
   model('gpt-image-1', 'openai', 'image', 10, 400),
   model('dall-e-3', 'openai', 'image', 10, 400),
   model('whisper-1', 'openai', 'transcription', 0, 1000),
   model('gpt-4o-mini-tts', 'openai', 'speech', 500, 0),
   model('tts-1', 'openai', 'speech', 500, 0),
   model('claude-3-5-haiku-20241022', 'anthropic', 'text', 200, 1000),
+  model('claude-haiku-4-5', 'anthropic', 'text', 200, 1000),
   model('claude-sonnet-4-20250514', 'anthropic', 'text', 500, 2000),
+  model('claude-sonnet-4-5', 'anthropic', 'text', 500, 2000),
   model('gemini-2.0-flash', 'gemini', 'text', 100, 500),
   model('gemini-2.5-flash', 'gemini', 'text', 200, 1000),
   model('text-embedding-004', 'gemini', 'embedding', 10, 0),
+  model('gemini-embedding-001', 'gemini', 'embedding', 10, 0),
   model('imagen-3.0-generate-002', 'gemini', 'image', 10, 400),
 ])
 

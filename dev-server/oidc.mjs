@@ -10,6 +10,7 @@ import Provider, { errors } from 'oidc-provider'
 import { DEMO_APP_ID, ECHO_SCOPE, OAUTH_PATHS, TEST_USER } from './fixtures.mjs'
 import { createOidcStore } from './oidcStore.mjs'
 import { escapeHtml, page } from './http.mjs'
+import { FAVICON_LINK } from './favicon.mjs'
 
 /** How long a refresh token lives, as Echo says in `refresh_token_expires_in` (30 days). */
 export const REFRESH_TOKEN_TTL = 30 * 24 * 60 * 60
@@ -100,6 +101,7 @@ export function createOidcProvider({ issuer, resource, accessTtl }) {
   allowLoopbackRedirects(provider)
   provider.use(askForConsentToKeepOfflineAccess)
   provider.use(answerTokenRequestsAsEcho)
+  provider.use(linkFavicon)
 
   return { provider, signingKey: { publicKey, kid: SIGNING_KEY_ID, issuer, audience: resource } }
 }
@@ -175,6 +177,18 @@ async function answerTokenRequestsAsEcho(ctx, next) {
 }
 
 /**
+ * Pages oidc-provider writes itself (the form_post page, used for logout without a session) get the
+ * dev server's icon link too; the pages written here carry it already.
+ * @type {import('koa').Middleware}
+ */
+async function linkFavicon(ctx, next) {
+  await next()
+  if (ctx.response.is('html') && typeof ctx.body === 'string' && !ctx.body.includes('rel="icon"')) {
+    ctx.body = ctx.body.replace(/<head>/i, `<head>\n  ${FAVICON_LINK}`)
+  }
+}
+
+/**
  * The logout confirmation submits itself, so sign-out needs no click; the button is there for a
  * browser without JavaScript.
  * @param {import('koa').Context} ctx
@@ -182,7 +196,7 @@ async function answerTokenRequestsAsEcho(ctx, next) {
  */
 function logoutSource(ctx, form) {
   ctx.body = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Signing out</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>Signing out</title>${FAVICON_LINK}</head>
 <body>
 ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><button type="submit">Sign out</button></form>')}
 <script>document.getElementById('op.logoutForm').submit()</script>
@@ -204,7 +218,7 @@ function renderError(ctx, out) {
 
 /** @param {import('koa').Context} ctx */
 function postLogoutSuccessSource(ctx) {
-  ctx.body = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head><body><h1>Signed out</h1><p>You are signed out of the Echo dev server.</p></body></html>'
+  ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title>${FAVICON_LINK}</head><body><h1>Signed out</h1><p>You are signed out of the Echo dev server.</p></body></html>`
 }
 
 /**

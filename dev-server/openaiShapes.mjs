@@ -26,6 +26,13 @@
 /** @param {TextContext} ctx */
 const usageOf = ({ answer }) => ({ prompt_tokens: answer.inputTokens, completion_tokens: answer.tokens.length, total_tokens: answer.inputTokens + answer.tokens.length })
 
+/**
+ * `stream_options: { include_usage: true }`: every chunk carries `usage: null` and a last chunk with no
+ * choices carries the usage, before `[DONE]`, as OpenAI streams it.
+ * @param {TextContext} ctx
+ */
+const wantsUsage = ({ body }) => isRecord(body.stream_options) && body.stream_options.include_usage === true
+
 export const chatCompletions = {
   /** @param {TextContext} ctx */
   complete(ctx) {
@@ -46,8 +53,8 @@ export const chatCompletions = {
    * @returns {Frame[]}
    */
   stream(ctx) {
-    const { id, created, model, answer, body } = ctx
-    const withUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true
+    const { id, created, model, answer } = ctx
+    const withUsage = wantsUsage(ctx)
     /** @param {Record<string, unknown>} delta @param {string | null} finish */
     const chunk = (delta, finish = null) => ({
       data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
@@ -79,11 +86,19 @@ export const completions = {
    */
   stream(ctx) {
     const { id, created, model, answer } = ctx
+    const withUsage = wantsUsage(ctx)
     /** @param {string} text @param {string | null} finish */
-    const chunk = (text, finish = null) => ({ data: { id, object: 'text_completion', created, model, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }] } })
+    const chunk = (text, finish = null) => ({ data: { id, object: 'text_completion', created, model, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) } })
     return [
       ...answer.tokens.map((token) => ({ events: [chunk(token)], tokens: 1 })),
-      { events: [chunk('', answer.truncated ? 'length' : 'stop'), { data: '[DONE]' }], tokens: 0 },
+      {
+        events: [
+          chunk('', answer.truncated ? 'length' : 'stop'),
+          ...(withUsage ? [{ data: { id, object: 'text_completion', created, model, choices: [], usage: usageOf(ctx) } }] : []),
+          { data: '[DONE]' },
+        ],
+        tokens: 0,
+      },
     ]
   },
 }

@@ -1,6 +1,7 @@
 // The model router (its own port): OpenAI-, Anthropic- and Google-style endpoints at the root,
-// deterministic answers, streams token by token, billing per token against the ledger.
-// As Echo's router: no token or not enough balance -> 402 with an HTML body; a bad or expired
+// deterministic answers, streams token by token, billing per token against the ledger: the calling
+// app's free tier first, then the paid balance (Ledger.charge).
+// As Echo's router: no token or no credit left -> 402 with an HTML body; a bad or expired
 // token -> 401; an unknown model -> 422 `{ error }`; streams carry no Content-Type.
 
 import { BodyTooLargeError, HttpError, readBody, sendJson } from './http.mjs'
@@ -9,10 +10,11 @@ import { answerFor, isRecord } from './answerText.mjs'
 import { chatCompletions, completions, responses } from './openaiShapes.mjs'
 import { messages } from './anthropicShapes.mjs'
 import { generateContent } from './googleShapes.mjs'
-import { planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
+import { planGoogleEmbedding, planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
 import { findModel } from './models.mjs'
 import { writeFrames } from './sse.mjs'
 import { TEST_USER } from './fixtures.mjs'
+import { FAVICON_LINK, answerFavicon } from './favicon.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -37,6 +39,8 @@ import { TEST_USER } from './fixtures.mjs'
  * @property {(request: { body: Record<string, unknown>, model: Model, modelName: string }) => { inputTokens: number, outputTokens: number, send: (res: ServerResponse) => void }} plan
  */
 
+const SPENT = 'Your Echo balance and the free tier of this app are spent: top up to keep calling models.'
+
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const OPENAI_AND_ANTHROPIC = {
   '/chat/completions': { kind: 'text', shape: chatCompletions, idPrefix: 'chatcmpl-dev-', maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens },
@@ -54,6 +58,7 @@ const GOOGLE = {
   generateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens },
   streamGenerateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens, alwaysStreams: true },
   predict: { kind: 'image', plan: planGooglePredict },
+  embedContent: { kind: 'embedding', plan: planGoogleEmbedding },
   batchEmbedContents: { kind: 'embedding', plan: planGoogleEmbeddings },
 }
 
@@ -68,6 +73,7 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
     if (answerPreflight(req, res)) return
     allowAnyOrigin(req, res)
     const url = new URL(req.url ?? '/', 'http://router.invalid')
+    if (answerFavicon(req, res, url.pathname)) return
     const route = findEndpoint(url.pathname)
     if (!route) return sendJson(res, 404, { error: `No route for ${url.pathname}` })
     if (req.method !== 'POST') return sendJson(res, 405, { error: `${url.pathname} answers POST` })
@@ -90,12 +96,14 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
         const textEndpoint = /** @type {TextEndpoint} */ (endpoint)
         const answer = answerFor(body, numberOrUndefined(textEndpoint.maxTokens(body)))
         const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
-        if (!ledger.tryCharge(cost)) return paymentRequired(res, 'Your Echo balance is spent: top up to keep calling models.')
+        // The token's client is the app the call is for (an Echo app is an OAuth client): its free tier is drawn first.
+        const draw = ledger.charge(access.clientId, cost)
+        if (!draw) return paymentRequired(res, SPENT)
         const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
         if (textEndpoint.alwaysStreams || body.stream === true) {
           const { tokensSent } = await writeFrames(res, textEndpoint.shape.stream(ctx), { delayMs: streamDelayMs })
           // Tokens the client never received (it went away) are not billed.
-          ledger.refund((answer.tokens.length - tokensSent) * model.outputMicros)
+          ledger.refund(draw, (answer.tokens.length - tokensSent) * model.outputMicros)
         } else {
           sendJson(res, 200, textEndpoint.shape.complete(ctx))
         }
@@ -104,7 +112,7 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
 
       const plan = /** @type {MediaEndpoint} */ (endpoint).plan({ body, model, modelName: modelName ?? model.id })
       const cost = plan.inputTokens * model.inputMicros + plan.outputTokens * model.outputMicros
-      if (!ledger.tryCharge(cost)) return paymentRequired(res, 'Your Echo balance is spent: top up to keep calling models.')
+      if (!ledger.charge(access.clientId, cost)) return paymentRequired(res, SPENT)
       plan.send(res)
     } catch (error) {
       if (error instanceof HttpError) return sendJson(res, error.status, error.body)
@@ -152,7 +160,7 @@ function tokenOf(req, url) {
  */
 function paymentRequired(res, reason) {
   res.writeHead(402, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(`<!DOCTYPE html><html><head><title>402 Payment Required</title></head><body><h1>402 Payment Required</h1><p>${reason}</p></body></html>`)
+  res.end(`<!DOCTYPE html><html><head><title>402 Payment Required</title>${FAVICON_LINK}</head><body><h1>402 Payment Required</h1><p>${reason}</p></body></html>`)
 }
 
 /**

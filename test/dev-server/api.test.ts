@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
+
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { anyNumber, anyString, bearer, getBalance, letLoopbackThrough, signIn, stringMatching } from './devServerClient'
+import { anyNumber, anyString, bearer, getBalance, getFreeTier, letLoopbackThrough, postDevBalance, signIn, stringMatching } from './devServerClient'
 
 let dev: RunningDevServer
 let token: string
@@ -143,6 +145,76 @@ describe('the eight /api/v1 endpoints', () => {
 
   test('a made-up bearer token is 401 too', async () => {
     expect((await get('/api/v1/balance', bearer('eyJhbGciOiJSUzI1NiJ9.e30.c2ln'))).status).toBe(401)
+  })
+})
+
+describe('the /dev/balance control (not part of Echo)', () => {
+  test('{ balance, freeTier } sets the paid balance and the demo app’s free tier left', async () => {
+    const response = await postDevBalance(dev, { balance: 0.03, freeTier: 0 })
+
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ balance: 0.03, currency: 'USD', freeTierBalance: { userSpendInfo: { amountLeft: 0, amountSpent: 1 } } })
+    expect(await getBalance(dev, token)).toBe(0.03)
+    expect((await getFreeTier(dev, token)).userSpendInfo).toMatchObject({ amountSpent: 1, spendLimit: 1, amountLeft: 0 })
+    expect((await getFreeTier(dev, token)).spendPoolBalance).toBe(4)
+  })
+
+  test('{ balance } alone keeps the free tier as it is; { freeTier } alone keeps the balance', async () => {
+    await postDevBalance(dev, { balance: 10, freeTier: 0.25 })
+
+    await postDevBalance(dev, { balance: 0.5 })
+    expect((await getFreeTier(dev, token)).userSpendInfo.amountLeft).toBe(0.25)
+    await postDevBalance(dev, { freeTier: 1 })
+    expect(await getBalance(dev, token)).toBe(0.5)
+    expect((await getFreeTier(dev, token)).userSpendInfo).toMatchObject({ amountSpent: 0, amountLeft: 1 })
+    await postDevBalance(dev, { balance: 10 })
+  })
+
+  test.each([
+    [{ freeTier: 1.5 }, 'freeTier'],
+    [{ balance: 1, freeTier: -1 }, 'freeTier'],
+    [{ balance: 'ten' }, 'balance'],
+  ])('%j is a 400 naming the field, and changes nothing', async (body, field) => {
+    const before = await getBalance(dev, token)
+
+    const response = await postDevBalance(dev, body)
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ message: anyString, errors: [{ path: [field], message: anyString }] })
+    expect(await getBalance(dev, token)).toBe(before)
+  })
+
+  test('a body with neither field is a 400', async () => {
+    expect((await postDevBalance(dev, {})).status).toBe(400)
+  })
+})
+
+describe('model ids', () => {
+  const MODEL_ID = /^(gpt|claude|gemini|imagen|text-embedding|whisper|dall-e|tts)[\w.-]*$/
+
+  const supportedIds = async () => {
+    const { models } = (await (await get('/api/v1/supported-models')).json()) as { models: { model_id: string }[] }
+    return new Set(models.map((model) => model.model_id))
+  }
+
+  test('every model id the README passes to a model call is one /api/v1/supported-models lists', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const code = [...readme.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((block) => block[1]).join('\n')
+    // A quoted id given as `model:` or as the first argument of a router or AI SDK provider method.
+    const modelArgument = /(?:\bmodel\s*:\s*|(?:\brouter\.google\.\w+|\bopenai|\banthropic|\bgoogle|\.(?:chat|responses|languageModel|textEmbeddingModel|textEmbedding|embedding|embeddingModel|image|imageModel|speech|transcription))\(\s*)(['"`])([^'"`\n]+)\1/g
+    const ids = new Set([...code.matchAll(modelArgument)].map((match) => match[2]!.replace(/^models\//, '')).filter((id) => MODEL_ID.test(id)))
+
+    const listed = await supportedIds()
+
+    expect(ids.size).toBeGreaterThanOrEqual(5)
+    expect([...ids].filter((id) => !listed.has(id))).toEqual([])
+  })
+
+  test('the model ids of the README’s coming examples are listed too', async () => {
+    const listed = await supportedIds()
+
+    const coming = ['gpt-4.1-mini', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-3-5-haiku-20241022', 'gemini-2.5-flash', 'gemini-embedding-001', 'text-embedding-3-large', 'dall-e-3']
+    expect(coming.filter((id) => !listed.has(id))).toEqual([])
   })
 })
 

@@ -138,10 +138,25 @@ export async function getBalance(dev: RunningDevServer, token: string) {
   return ((await response.json()) as { balance: number }).balance
 }
 
-/** The dev control that sets the balance left (not part of Echo). */
-export async function setBalance(dev: RunningDevServer, balance: number) {
-  const response = await fetch(`${dev.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ balance }) })
+export interface FreeTier {
+  spendPoolBalance: number
+  userSpendInfo: { amountSpent: number; spendLimit: number; amountLeft: number }
+}
+
+/** What `POST /api/v1/balance/free` answers for the demo app. */
+export async function getFreeTier(dev: RunningDevServer, token: string) {
+  const response = await fetch(`${dev.apiUrl}/api/v1/balance/free`, { method: 'POST', headers: { ...bearer(token), 'Content-Type': 'application/json' }, body: JSON.stringify({ echoAppId: dev.appId }) })
+  return (await response.json()) as FreeTier
+}
+
+/** The dev control (not part of Echo) that sets the paid balance left and, when given, the demo app's free tier left. */
+export async function setBalance(dev: RunningDevServer, balance: number, freeTier?: number) {
+  const response = await postDevBalance(dev, freeTier === undefined ? { balance } : { balance, freeTier })
   if (!response.ok) throw new Error(`setting the balance failed: ${response.status}`)
+}
+
+export function postDevBalance(dev: RunningDevServer, body: unknown) {
+  return fetch(`${dev.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 }
 
 /** The payload of a JWT, read without verifying (as a client reads `exp`). */

@@ -5,7 +5,7 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { anyNumber, anyString, bearer, getBalance, letLoopbackThrough, setBalance, signIn, stringContaining } from './devServerClient'
+import { anyNumber, anyString, bearer, getBalance, getFreeTier, letLoopbackThrough, setBalance, signIn, stringContaining } from './devServerClient'
 
 const STREAM_DELAY_MS = 8
 
@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => dev.close())
 beforeEach(async () => {
   letLoopbackThrough()
-  await setBalance(dev, 10)
+  // The paid balance alone, so a call moves it; the free-tier tests give the free tier back.
+  await setBalance(dev, 10, 0)
 })
 
 const call = (path: string, body: unknown, headers: Record<string, string> = bearer(token)) =>
@@ -64,6 +65,14 @@ async function readChunks(response: Response) {
   }
   return chunks
 }
+
+interface Usage {
+  prompt_tokens: number
+  completion_tokens: number
+}
+
+/** What a gpt-4o-mini answer costs: $0.0002 an input token, $0.001 an output token. */
+const priceOf = (usage: Usage) => usage.prompt_tokens * 0.0002 + usage.completion_tokens * 0.001
 
 interface ChatChunk {
   object: string
@@ -112,6 +121,20 @@ describe('streaming', () => {
     const events = parseEvents(await (await call('/chat/completions', chat({ stream: true, stream_options: { include_usage: true } }))).text())
 
     expect(events.at(-2)!.data).toMatchObject({ choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: anyNumber } })
+  })
+
+  test('the legacy /completions stream adds the usage chunk before [DONE] when stream_options.include_usage asks', async () => {
+    const completion = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-3.5-turbo-instruct', prompt: 'Tell me about Echo', stream: true, ...extra })
+    const events = parseEvents(await (await call('/completions', completion({ stream_options: { include_usage: true } }))).text())
+    const plain = parseEvents(await (await call('/completions', completion())).text())
+
+    expect(events.at(-1)!.data).toBe('[DONE]')
+    const textChunks = events.slice(0, -2)
+    const usage = events.at(-2)!.data as { usage: Usage & { total_tokens: number } }
+    expect(usage).toMatchObject({ object: 'text_completion', choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: textChunks.length - 1 } })
+    expect(usage.usage.total_tokens).toBe(usage.usage.prompt_tokens + usage.usage.completion_tokens)
+    expect(textChunks.every(({ data }) => typeof data === 'object' && data.usage === null && (data as { choices: unknown[] }).choices.length === 1)).toBe(true)
+    expect(plain.some(({ data }) => typeof data === 'object' && 'usage' in data)).toBe(false)
   })
 
   test('Anthropic messages stream Anthropic’s named events', async () => {
@@ -177,15 +200,30 @@ describe('billing', () => {
     expect(spent).toBeCloseTo(answer.usage.prompt_tokens * 0.0002 + answer.usage.completion_tokens * 0.001, 6)
   })
 
-  test('a spent balance gets 402 with an HTML body, and nothing is charged', async () => {
-    await setBalance(dev, 0.001)
+  test('$0.0001 or less left gets 402 with an HTML body, and nothing is charged', async () => {
+    await setBalance(dev, 0.0001)
 
     const response = await call('/chat/completions', chat())
 
     expect(response.status).toBe(402)
     expect(response.headers.get('content-type')).toContain('text/html')
     expect(await response.text()).toContain('<html')
-    expect(await getBalance(dev, token)).toBeCloseTo(0.001, 6)
+    expect(await getBalance(dev, token)).toBe(0.0001)
+    await setBalance(dev, 0, 0.0001)
+    expect((await call('/chat/completions', chat())).status).toBe(402)
+    expect((await getFreeTier(dev, token)).userSpendInfo.amountLeft).toBe(0.0001)
+  })
+
+  test('just over $0.0001 left, free tier and balance together, is served and billed in full past zero', async () => {
+    await setBalance(dev, 0.00006, 0.00005)
+
+    const response = await call('/chat/completions', chat())
+    const price = priceOf(((await response.json()) as { usage: Usage }).usage)
+
+    expect(response.status).toBe(200)
+    expect((await getFreeTier(dev, token)).userSpendInfo.amountLeft).toBe(0)
+    expect(await getBalance(dev, token)).toBeCloseTo(0.00011 - price, 6)
+    expect((await call('/chat/completions', chat())).status).toBe(402)
   })
 
   test('the balance runs out after enough calls', async () => {
@@ -196,6 +234,71 @@ describe('billing', () => {
 
     expect(statuses.slice(0, 2)).toEqual([200, 200])
     expect(statuses.at(-1)).toBe(402)
+  })
+})
+
+describe('the free tier, drawn first as Echo’s router does', () => {
+  test('a call for the demo app draws its free tier, and the paid balance stays', async () => {
+    await setBalance(dev, 10, 1)
+
+    const price = priceOf(((await (await call('/chat/completions', chat())).json()) as { usage: Usage }).usage)
+
+    expect(await getBalance(dev, token)).toBe(10)
+    const { spendPoolBalance, userSpendInfo } = await getFreeTier(dev, token)
+    expect(price).toBeGreaterThan(0.01)
+    expect(userSpendInfo.amountSpent).toBeCloseTo(price, 6)
+    expect(userSpendInfo.amountLeft).toBeCloseTo(1 - price, 6)
+    expect(userSpendInfo.spendLimit).toBe(1)
+    expect(spendPoolBalance).toBeCloseTo(5 - price, 6)
+  })
+
+  test('what the free tier cannot cover is billed to the paid balance', async () => {
+    await setBalance(dev, 10, 0.01)
+
+    const price = priceOf(((await (await call('/chat/completions', chat())).json()) as { usage: Usage }).usage)
+
+    expect((await getFreeTier(dev, token)).userSpendInfo).toMatchObject({ amountSpent: 1, amountLeft: 0 })
+    expect(await getBalance(dev, token)).toBeCloseTo(10 - (price - 0.01), 6)
+  })
+
+  test('402 only once both are spent: at most $0.0001 is left, and no more than the last call below zero', async () => {
+    await setBalance(dev, 0.02, 0.03)
+
+    const statuses: number[] = []
+    const prices: number[] = []
+    for (let i = 0; i < 6 && statuses.at(-1) !== 402; i += 1) {
+      const response = await call('/chat/completions', chat())
+      statuses.push(response.status)
+      if (response.ok) prices.push(priceOf(((await response.json()) as { usage: Usage }).usage))
+    }
+
+    const balance = await getBalance(dev, token)
+    const { userSpendInfo } = await getFreeTier(dev, token)
+    expect(statuses.at(-1)).toBe(402)
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true)
+    expect(userSpendInfo.amountLeft).toBe(0)
+    expect(userSpendInfo.amountLeft + balance).toBeLessThanOrEqual(0.0001)
+    expect(balance).toBeGreaterThanOrEqual(-prices.at(-1)!)
+    // Every call was billed in full: free tier and balance together went down by the sum of the prices.
+    expect(0.05 - (userSpendInfo.amountLeft + balance)).toBeCloseTo(prices.reduce((sum, price) => sum + price, 0), 6)
+  })
+
+  test('a stream the client stops gives the unsent tokens back to the free tier it drew', async () => {
+    await setBalance(dev, 10, 1)
+    const price = priceOf(((await (await call('/chat/completions', chat())).json()) as { usage: Usage }).usage)
+    const before = (await getFreeTier(dev, token)).userSpendInfo.amountSpent
+
+    await readThenHangUp(new URL(dev.routerUrl), '/chat/completions', JSON.stringify(chat({ stream: true })), token)
+
+    // Bounded wait for the server to see the closed socket and give back the unsent tokens.
+    let drawn = price
+    for (let attempt = 0; attempt < 40 && drawn >= price - 1e-9; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, STREAM_DELAY_MS))
+      drawn = (await getFreeTier(dev, token)).userSpendInfo.amountSpent - before
+    }
+    expect(drawn).toBeGreaterThan(0)
+    expect(drawn).toBeLessThan(price)
+    expect(await getBalance(dev, token)).toBe(10)
   })
 })
 
@@ -327,6 +430,45 @@ describe('every endpoint answers in its provider’s shape', () => {
     expect(embedded.embeddings[0]!.values).toHaveLength(768)
   })
 
+  test('Google :embedContent (the AI SDK’s embed()) answers one vector, billed as :batchEmbedContents', async () => {
+    const content = { parts: [{ text: 'sunny day at the beach' }] }
+    const before = await getBalance(dev, token)
+    const single = await call('/models/gemini-embedding-001:embedContent', { model: 'models/gemini-embedding-001', content, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 16 })
+    const afterSingle = await getBalance(dev, token)
+    const batch = await call('/models/gemini-embedding-001:batchEmbedContents', { requests: [{ model: 'models/gemini-embedding-001', content: { role: 'user', ...content }, outputDimensionality: 16 }] })
+    const afterBatch = await getBalance(dev, token)
+
+    expect(single.status).toBe(200)
+    const { embedding } = (await single.json()) as { embedding: { values: number[] } }
+    const { embeddings } = (await batch.json()) as { embeddings: { values: number[] }[] }
+    expect(embedding.values).toHaveLength(16)
+    expect(embedding.values).toEqual(embeddings[0]!.values)
+    expect(before - afterSingle).toBeGreaterThan(0)
+    expect(before - afterSingle).toBeCloseTo(afterSingle - afterBatch, 9)
+    const plain = (await (await call('/models/text-embedding-004:embedContent', { content })).json()) as { embedding: { values: number[] } }
+    expect(plain.embedding.values).toHaveLength(768)
+  })
+
+  test(':embedContent without content is a 400 in Google’s error shape, and nothing is charged', async () => {
+    const response = await call('/models/text-embedding-004:embedContent', { taskType: 'RETRIEVAL_QUERY' })
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: { code: 400, message: anyString, status: 'INVALID_ARGUMENT' } })
+    expect(await getBalance(dev, token)).toBe(10)
+  })
+
+  test.each(['/v1beta', '/v1'])('Google paths under %s (as @google/genai sends them) reach the same routes', async (prefix) => {
+    const generated = await call(`${prefix}/models/gemini-2.0-flash:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
+    const embedded = await call(`${prefix}/models/gemini-embedding-001:embedContent`, { content: { parts: [{ text: 'Hi' }] } })
+    const streamed = parseEvents(await (await call(`${prefix}/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, { contents: [{ parts: [{ text: 'Hi' }] }] })).text())
+
+    expect(generated.status).toBe(200)
+    expect(await generated.json()).toMatchObject({ candidates: [{ content: { parts: [{ text: stringContaining('Hello from the Echo dev server') }], role: 'model' }, finishReason: 'STOP' }] })
+    expect(embedded.status).toBe(200)
+    expect(await embedded.json()).toEqual({ embedding: { values: expect.any(Array) as unknown } })
+    expect(streamed.at(-1)!.data).toMatchObject({ candidates: [{ finishReason: 'STOP' }] })
+  })
+
   test('supported-models lists exactly the models the router accepts', async () => {
     const { models } = (await (await fetch(`${dev.apiUrl}/api/v1/supported-models`, { headers: bearer(token) })).json()) as { models: { model_id: string }[] }
     const endpointFor: Record<string, [string, Record<string, unknown>]> = {
@@ -366,5 +508,14 @@ describe('the official SDKs, pointed at the router', () => {
     expect(text).toContain('Hello from the Echo dev server')
     expect(message.content[0]).toMatchObject({ type: 'text', text: stringContaining('Hello from the Echo dev server') })
     expect(message.stop_reason).toBe('end_turn')
+  })
+
+  test('openai’s legacy completions stream reports usage when asked', async () => {
+    const openai = new OpenAI({ apiKey: token, baseURL: dev.routerUrl })
+
+    const chunks = []
+    for await (const chunk of await openai.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Hi', stream: true, stream_options: { include_usage: true } })) chunks.push(chunk)
+
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: chunks.length - 2, total_tokens: anyNumber } })
   })
 })
