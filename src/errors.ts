@@ -38,7 +38,10 @@ export class EchoError extends Error {
   readonly code: EchoErrorCode
   readonly statusCode: number | undefined
   readonly endpoint: string | undefined
-  /** What was being done when it failed; already part of `message`. */
+  /**
+   * What was being done when it failed; already part of `message`. Given no `action`, a message that
+   * already ends in ` while <action>` keeps that one, so it is never added twice.
+   */
   readonly action: string | undefined
 
   constructor({ code, message, statusCode, endpoint, cause, action }: EchoErrorInit) {
@@ -46,7 +49,7 @@ export class EchoError extends Error {
     this.code = code
     this.statusCode = statusCode
     this.endpoint = endpoint
-    this.action = action
+    this.action = action ?? trailingAction(message)
   }
 
   /**
@@ -65,26 +68,31 @@ export class EchoError extends Error {
     return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, action })
   }
 
-  /** An `EchoError` again from its plain data (from Redux state, an RTK Query `unwrap()`, a log). */
+  /**
+   * An `EchoError` again from its plain data (from Redux state, an RTK Query `unwrap()`, a log). A
+   * field of the wrong kind is left out, and a code outside the catalogue reads as `UNKNOWN_ERROR`.
+   */
   static fromJSON(data: EchoErrorData): EchoError {
     if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
-    const { code = 'UNKNOWN_ERROR', message, statusCode, endpoint } = data
-    // The suffix is part of the data's message: keep it as the action, so it is never added twice.
-    const suffixAt = message.lastIndexOf(' while ')
-    const action = suffixAt === -1 ? {} : { message: message.slice(0, suffixAt), action: message.slice(suffixAt + ' while '.length) }
-    return new EchoError({ code, message, ...action, statusCode, endpoint })
+    const { code, message, statusCode, endpoint } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
+    return new EchoError({
+      code: typeof code === 'string' && ERROR_CODE.test(code) ? (code as EchoErrorCode) : 'UNKNOWN_ERROR',
+      message,
+      statusCode: typeof statusCode === 'number' ? statusCode : undefined,
+      endpoint: typeof endpoint === 'string' ? endpoint : undefined,
+    })
   }
 
   /** The `NETWORK_ERROR` for a request that got no answer at all (`fetch` rejected). */
-  static network(cause: unknown, endpoint?: string): EchoError {
-    return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, endpoint })
+  static network(cause: unknown, endpoint?: string, action?: string): EchoError {
+    return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, endpoint, action })
   }
 
   /** The `HTTP_<status>` error for a non-OK answer: its message is the body text. */
-  static async fromResponse(response: Response, endpoint?: string): Promise<EchoError> {
+  static async fromResponse(response: Response, endpoint?: string, action?: string): Promise<EchoError> {
     const body = await response.text().catch(() => '')
     const message = body !== '' ? body : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
-    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, endpoint })
+    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, endpoint, action })
   }
 
   /** Plain data for Redux state, logs and `JSON.stringify`. */
@@ -99,8 +107,9 @@ export class EchoError extends Error {
 }
 
 /**
- * True when the router refused a call for lack of credits (402), whether given an `EchoError`
- * or its plain data from Redux state.
+ * True when the router refused a call for lack of credits (402): an `EchoError`, its plain data
+ * from Redux state, or another client's error that carries the status as `status` (`openai`'s
+ * `APIError`, `@google/genai`'s `ApiError`, the AI SDK's `APICallError` as `statusCode`).
  */
 export function isInsufficientFunds(error: unknown): boolean {
   return statusOf(error) === 402
@@ -130,6 +139,16 @@ function isAbortLike(value: unknown): boolean {
 
 function statusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined
-  const { statusCode } = error as { statusCode?: unknown }
-  return typeof statusCode === 'number' ? statusCode : undefined
+  const { statusCode, status } = error as { statusCode?: unknown; status?: unknown }
+  if (typeof statusCode === 'number') return statusCode
+  return typeof status === 'number' ? status : undefined
+}
+
+const ERROR_CODE = /^(NETWORK_ERROR|UNKNOWN_ERROR|HTTP_\d{3})$/
+const WHILE = ' while '
+
+/** The action a message already names at its end (` while <action>`), if any. */
+function trailingAction(message: string): string | undefined {
+  const at = message.lastIndexOf(WHILE)
+  return at === -1 || at + WHILE.length === message.length ? undefined : message.slice(at + WHILE.length)
 }

@@ -34,6 +34,23 @@ describe('EchoError', () => {
     expect(EchoError.fromJSON({ code: 'HTTP_500', message: 'boom', statusCode: 500 }).message).toBe('boom')
   })
 
+  it('never adds a second " while " to an error built by hand whose message already names its action', () => {
+    const byHand = new EchoError({ code: 'NETWORK_ERROR', message: 'Network error while syncing' })
+    expect(byHand.action).toBe('syncing')
+    expect(EchoError.from(byHand, 'fetching balance').message).toBe('Network error while syncing')
+    // A message that merely ends in " while " names no action.
+    expect(EchoError.from(new EchoError({ code: 'UNKNOWN_ERROR', message: 'odd while ' }), 'doing it').message).toBe('odd while  while doing it')
+  })
+
+  it('fromJSON takes malformed data without throwing: wrong kinds left out, an unknown code read as UNKNOWN_ERROR', () => {
+    const odd = { code: 'TEAPOT', message: 'x', statusCode: '402', endpoint: 7 } as never
+    expect(EchoError.fromJSON(odd).toJSON()).toStrictEqual({ code: 'UNKNOWN_ERROR', message: 'x' })
+    expect(EchoError.fromJSON({ code: 'HTTP_404', message: 'gone', statusCode: 404, endpoint: '/x' }).toJSON()).toStrictEqual({ code: 'HTTP_404', message: 'gone', statusCode: 404, endpoint: '/x' })
+    for (const value of [null, undefined, 42, 'text', [], { message: 7 }]) {
+      expect(EchoError.fromJSON(value as never)).toBeInstanceOf(EchoError)
+    }
+  })
+
   it('turns anything else into UNKNOWN_ERROR', () => {
     expect(EchoError.from(new RangeError('bad'), 'doing it').toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'bad while doing it' })
     expect(EchoError.from('text', 'doing it').message).toBe('text while doing it')
@@ -44,6 +61,16 @@ describe('EchoError', () => {
     const error = new EchoError({ code: 'HTTP_402', message: 'Payment required', statusCode: 402, endpoint: '/chat/completions' })
     expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'HTTP_402', message: 'Payment required', statusCode: 402, endpoint: '/chat/completions' })
     expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' }).toJSON()).toStrictEqual({ code: 'UNKNOWN_ERROR', message: 'x' })
+  })
+
+  it('maps a response whose body cannot be read to HTTP_<status> naming the status', async () => {
+    const unreadable = new Response(new ReadableStream({ pull: (controller) => controller.error(new Error('reset')) }), { status: 503, statusText: 'Service Unavailable' })
+    expect((await EchoError.fromResponse(unreadable, '/api/v1/balance', 'fetching balance')).toJSON()).toEqual({
+      code: 'HTTP_503',
+      message: 'HTTP 503 Service Unavailable while fetching balance',
+      statusCode: 503,
+      endpoint: '/api/v1/balance',
+    })
   })
 
   it('maps a response to HTTP_<status> with the body text as message', async () => {
@@ -57,6 +84,13 @@ describe('isInsufficientFunds', () => {
     const error = await EchoError.fromResponse(new Response('', { status: 402 }))
     expect(isInsufficientFunds(error)).toBe(true)
     expect(isInsufficientFunds(error.toJSON())).toBe(true)
+  })
+
+  it("is true for other clients' errors that carry the status as status (openai, @google/genai)", () => {
+    expect(isInsufficientFunds(Object.assign(new Error('402 Payment Required'), { status: 402 }))).toBe(true)
+    expect(isInsufficientFunds({ status: 402 })).toBe(true)
+    expect(isInsufficientFunds({ status: '402' })).toBe(false)
+    expect(isInsufficientFunds({ statusCode: 401, status: 402 })).toBe(false)
   })
 
   it('is false for anything else', () => {

@@ -14,7 +14,7 @@ import {
   toAppList,
 } from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
-import type { FetchFunction, TokenProvider } from './tokenProvider'
+import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 import type {
   AppList,
   Balance,
@@ -79,12 +79,13 @@ export class EchoClient {
     registerReferral(request: ReferralRequest, options?: RequestOptions): Promise<ReferralResponse>
   }
 
-  constructor({ apiKey, tokenProvider, apiUrl = DEFAULT_API_URL, fetch, ...options }: EchoClientOptions) {
-    if (!apiKey && !tokenProvider) throw new Error('No API key or token provider provided')
+  constructor(options: EchoClientOptions) {
+    const { apiKey, tokenProvider, apiUrl = DEFAULT_API_URL, fetch, ...coordination } = options ?? {}
+    if (!apiKey && !tokenProvider) throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'No API key or token provider provided' })
     const baseUrl = httpUrl('apiUrl', apiUrl)
     const sendAuthorized: AuthorizedSend = tokenProvider
-      ? createAuthorizedSend({ tokenProvider, ...options, ...(fetch ? { fetch } : {}) })
-      : createAuthorizedSend({ tokenProvider: apiKeyTokens(apiKey!), canRefresh: false, ...(fetch ? { fetch } : {}) })
+      ? createAuthorizedSend({ tokenProvider: requireTokenProvider(tokenProvider, 'EchoClient'), ...coordination, fetch })
+      : createAuthorizedSend({ tokenProvider: apiKeyTokens(requireApiKey(apiKey)), canRefresh: false, fetch })
     this.fetch = async (input, init) => (await sendAuthorized(input, init)).response
     // The request is built inside the call, so input it refuses rejects as an EchoError too.
     const call = async <T>(buildRequest: () => JsonRequest, { signal }: RequestOptions = {}) => {
@@ -116,6 +117,11 @@ export class EchoClient {
       registerReferral: async (request, options) => call(() => registerReferralRequest(request), options),
     }
   }
+}
+
+function requireApiKey(apiKey: unknown): string {
+  if (typeof apiKey !== 'string') throw new EchoError({ code: 'UNKNOWN_ERROR', message: `EchoClient's apiKey must be a string (got ${typeof apiKey})` })
+  return apiKey
 }
 
 function apiKeyTokens(apiKey: string): TokenProvider {

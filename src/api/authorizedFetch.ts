@@ -1,6 +1,6 @@
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
-import type { FetchFunction, TokenProvider } from './tokenProvider'
+import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 
 /** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
 const SDK_CREDENTIAL_HEADERS = ['x-api-key', 'api-key', 'x-goog-api-key']
@@ -27,7 +27,7 @@ export interface EchoFetchOptions extends RefreshCoordinatorOptions {
   /** Where the token comes from and how it is refreshed. */
   tokenProvider: TokenProvider
   /** The `fetch` to send with; the global `fetch`, looked up at call time, when left out. */
-  fetch?: FetchFunction
+  fetch?: FetchFunction | undefined
 }
 
 /** @internal */
@@ -79,7 +79,7 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: createEchoFetch({ tokenProvider }) })
  */
 export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
-  const sendAuthorized = createAuthorizedSend(options)
+  const sendAuthorized = createAuthorizedSend({ ...options, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
   return async (input, init) => (await sendAuthorized(input, init)).response
 }
 

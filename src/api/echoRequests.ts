@@ -1,4 +1,5 @@
 import { pageOrigin } from '../config'
+import { readPaymentLinkAnswer } from './paymentLinks'
 import type { JsonRequest } from './requestJson'
 import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
 
@@ -20,7 +21,7 @@ export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: '/api/
 /** @internal */
 export const getAppRequest = (id: string): JsonRequest => ({
   method: 'GET',
-  path: `/api/v1/apps/${encodeURIComponent(requireText('id', id, 'apps.get'))}`,
+  path: `/api/v1/apps/${pathSegment('id', id, 'apps.get')}`,
   action: 'fetching app',
 })
 
@@ -48,18 +49,19 @@ export const createPaymentLinkRequest = (request: PaymentLinkRequest): JsonReque
   path: '/api/v1/stripe/payment-link',
   body: paymentLinkBody(request),
   action: 'creating payment link',
+  read: readPaymentLinkAnswer,
 })
 
 /** @internal */
 export const getUserRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/user', action: 'fetching user' })
 
 /** @internal */
-export const registerReferralRequest = ({ echoAppId, code }: ReferralRequest): JsonRequest => ({
+export const registerReferralRequest = (request: ReferralRequest): JsonRequest => ({
   method: 'POST',
   path: '/api/v1/user/referral',
   body: {
-    echoAppId: requireText('echoAppId', echoAppId, 'users.registerReferral'),
-    code: requireText('code', code, 'users.registerReferral'),
+    echoAppId: requireText('echoAppId', request?.echoAppId, 'users.registerReferral'),
+    code: requireText('code', request?.code, 'users.registerReferral'),
   },
   action: 'registering referral',
 })
@@ -73,11 +75,22 @@ export function toAppList(answer: AppList | PagedApps): AppList {
  * The body of a payment-link request with its defaults; refuses an amount that cannot be charged.
  * @internal
  */
-function paymentLinkBody({ amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() }: PaymentLinkRequest): PaymentLinkRequest {
+function paymentLinkBody(request: PaymentLinkRequest): PaymentLinkRequest {
+  const { amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() } = request ?? ({} as Partial<PaymentLinkRequest>)
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
     throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
   }
   return successUrl === undefined ? { amount, description } : { amount, description, successUrl }
+}
+
+/**
+ * An id as one path segment: encoded, and never `.` or `..`, which a URL would resolve to
+ * another path (`/api/v1/apps/..` is `/api/v1/`) with the user's token on it.
+ */
+function pathSegment(field: string, value: unknown, call: string): string {
+  const text = requireText(field, value, call)
+  if (text === '.' || text === '..') throw new TypeError(`${call} needs ${field} as an id, not ${JSON.stringify(text)}`)
+  return encodeURIComponent(text)
 }
 
 function requireText(field: string, value: unknown, call: string): string {

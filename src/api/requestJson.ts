@@ -1,5 +1,6 @@
-import { abortFailure, EchoError, isAbortError } from '../errors'
+import { EchoError, isAbortError } from '../errors'
 import { withRefreshFailure, type AuthorizedSend } from './authorizedFetch'
+import { callFailure } from './callFailure'
 
 /** One JSON call to Echo's API. */
 export interface JsonRequest {
@@ -10,6 +11,11 @@ export interface JsonRequest {
   /** What is being done, for the error message: `fetching balance`. */
   action: string
   signal?: AbortSignal | undefined
+  /**
+   * Checks the parsed answer and returns it; throws, saying what is missing, when it is not the
+   * shape the call promises (so a caller never gets `undefined` where it was promised a value).
+   */
+  read?: (answer: unknown) => unknown
 }
 
 /**
@@ -18,7 +24,7 @@ export interface JsonRequest {
  * @internal
  */
 export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: string, request: JsonRequest): Promise<T> {
-  const { method, path, body, action, signal } = request
+  const { method, path, body, action, signal, read } = request
   let outcome
   try {
     outcome = await sendAuthorized(`${apiUrl}${path}`, {
@@ -28,23 +34,27 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
       signal: signal ?? null,
     })
   } catch (error) {
-    if (signal?.aborted) throw abortFailure(signal, action)
-    throw EchoError.from(error instanceof EchoError || isAbortError(error) ? error : EchoError.network(error, path), action)
+    throw callFailure(error, request)
   }
 
   const { response, refreshError } = outcome
-  if (!response.ok) throw EchoError.from(await httpError(response, path, refreshError), action)
+  if (!response.ok) throw await httpError(response, request, refreshError)
+  let answer: unknown
   try {
-    return (await response.json()) as T
+    answer = await response.json()
   } catch (error) {
-    if (signal?.aborted) throw abortFailure(signal, action)
-    if (isAbortError(error)) throw EchoError.from(error, action)
+    if (signal?.aborted || isAbortError(error)) throw callFailure(error, request)
     throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Echo answered with a body that is not JSON', endpoint: path, cause: error, action })
+  }
+  if (read === undefined) return answer as T
+  try {
+    return read(answer) as T
+  } catch (error) {
+    throw new EchoError({ code: 'UNKNOWN_ERROR', message: error instanceof Error ? error.message : String(error), endpoint: path, action })
   }
 }
 
-async function httpError(response: Response, path: string, refreshError: Error | undefined): Promise<EchoError> {
+async function httpError(response: Response, { path, action }: JsonRequest, refreshError: Error | undefined): Promise<EchoError> {
   const error = await EchoError.fromResponse(response, path)
-  if (refreshError === undefined) return error
-  return new EchoError({ ...error.toJSON(), message: withRefreshFailure(error.message, refreshError), cause: refreshError })
+  return new EchoError({ ...error.toJSON(), message: withRefreshFailure(error.message, refreshError), cause: refreshError, action })
 }

@@ -1,3 +1,5 @@
+import { EchoError } from '../errors'
+
 /**
  * Where the authorized fetch gets its bearer token, and how it gets a new one after a 401.
  *
@@ -19,3 +21,19 @@ export interface TokenProvider {
 
 /** A `fetch`-compatible function: the shape `createEchoFetch` takes and returns. */
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
+
+/**
+ * `value` as a token provider, checked where a caller hands one in: `caller` names the door in the
+ * message, so a missing or half-built provider fails there, before anything is sent.
+ * @internal
+ */
+export function requireTokenProvider(value: unknown, caller: string): TokenProvider {
+  const provider = value as Partial<TokenProvider> | null | undefined
+  if (typeof provider?.getAccessToken !== 'function' || typeof provider.refreshToken !== 'function') {
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      message: `${caller} needs a tokenProvider with getAccessToken() and refreshToken() (got ${provider === null || typeof provider !== 'object' ? String(provider) : 'an object without them'})`,
+    })
+  }
+  return provider as TokenProvider
+}

@@ -1,4 +1,4 @@
-import { User, UserManager } from 'oidc-client-ts'
+import { UserManager, type User } from 'oidc-client-ts'
 
 import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
@@ -11,8 +11,8 @@ import { tokenFreeError } from './tokenFreeError'
 import type { EchoEnvironment } from './environment'
 import { oidcSettings, storedUserKey } from './oidcSettings'
 import { redirectNavigator } from './redirectNavigator'
-import { renewDelayMs } from './renewSchedule'
-import { expiresAtMs, hasProfile, isNewer, isOwnSignInState, newestUser, readStoredUser } from './storedUser'
+import { isRenewDue, renewAtMs, renewTimerDelayMs } from './renewSchedule'
+import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser, removeSignInStates, userFromStorageString } from './storedUser'
 import { fetchUserInfo } from './userInfo'
 
 /** What the store is told when someone is signed in. */
@@ -38,6 +38,10 @@ const HANDOVER_GRACE_MS = 150
 
 /** What tabs say to each other on the session's BroadcastChannel. */
 type TabMessage = { type: 'tokens'; user: string }
+
+function isTabMessage(message: unknown): message is TabMessage {
+  return typeof message === 'object' && message !== null && (message as TabMessage).type === 'tokens' && typeof (message as TabMessage).user === 'string'
+}
 
 /**
  * One store's OIDC session over oidc-client-ts: sign-in redirect with PKCE, the callback completed
@@ -183,7 +187,7 @@ export class EchoSession {
     this.#teardown.push(this.#env.onStorage((event) => this.#onStorage(event)))
     const channel = this.#env.openChannel?.(this.#lockName)
     if (channel !== undefined) {
-      const onMessage = (event: MessageEvent<TabMessage>) => this.#onTabMessage(event.data)
+      const onMessage = (event: MessageEvent<unknown>) => this.#onTabMessage(event.data)
       channel.addEventListener('message', onMessage)
       this.#channel = channel
       this.#teardown.push(() => {
@@ -225,12 +229,11 @@ export class EchoSession {
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
   #restore(): void {
     const stored = readStoredUser(this.#env.storage, this.#userKey)
-    if (stored !== null && !hasProfile(stored)) {
-      // A sign-in that stopped between the code exchange and the profile: it never finished.
+    if (stored === null) {
+      // Nothing usable: unreadable, or a sign-in that stopped between the code exchange and the profile.
       this.#env.storage.removeItem(this.#userKey)
       return this.#report.signedOut()
     }
-    if (stored === null) return this.#report.signedOut()
     if (!this.#isExpired(stored)) return this.#adopt(stored)
     this.#user = stored
     // A failure is handled by the coordinator's onRefreshError: logged, cleaned up, signed out.
@@ -256,10 +259,12 @@ export class EchoSession {
     this.#env.clearTimeout(this.#renewTimer)
     const user = this.#user
     if (user === null || this.#teardown.length === 0) return
-    const delay = renewDelayMs({ expiresAt: expiresAtMs(user), lifetimeMs: this.#lifetimeMs, now: this.#env.now() })
+    const renewAt = renewAtMs({ expiresAt: expiresAtMs(user), lifetimeMs: this.#lifetimeMs })
     this.#renewTimer = this.#env.setTimeout(() => {
+      // A token that lives for weeks is waited for in capped steps: one that is not due yet re-arms.
+      if (!isRenewDue(renewAt, this.#env.now())) return this.#scheduleRenew()
       this.coordinator.refreshToken().catch(() => undefined)
-    }, delay)
+    }, renewTimerDelayMs(renewAt, this.#env.now()))
   }
 
   /** The refresh itself, run by the coordinator: one at a time in this tab, and across tabs under a lock. */
@@ -315,6 +320,7 @@ export class EchoSession {
     if (removeStored) {
       await this.#userManager.removeUser()
       await this.#userManager.clearStaleState()
+      removeSignInStates(this.#env.storage, this.config.appId)
     }
   }
 
@@ -329,14 +335,16 @@ export class EchoSession {
       return
     }
     // Another tab mid-sign-in has stored tokens without the profile yet: its next write brings it.
-    if (hasProfile(stored) && !this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
+    if (!this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
   }
 
-  #onTabMessage(message: TabMessage): void {
-    if (message?.type !== 'tokens') return
-    const user = User.fromStorageString(message.user)
+  /** Another tab handed over the tokens it rotated. What arrives is checked: any page may post here. */
+  #onTabMessage(message: unknown): void {
+    if (!isTabMessage(message)) return
+    const user = userFromStorageString(message.user)
+    if (user === null) return
     this.#handedOver = newestUser([user, this.#handedOver])
-    if (this.#user !== null && hasProfile(user) && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
+    if (this.#user !== null && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)
   }
 
   #isExpired(user: User): boolean {

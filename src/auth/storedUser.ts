@@ -1,28 +1,33 @@
 import { User } from 'oidc-client-ts'
 
-/** The user oidc-client-ts keeps at `key`, or `null`; a stored value that cannot be read is removed. */
-export function readStoredUser(storage: Storage, key: string): User | null {
-  const text = storage.getItem(key)
-  if (text === null) return null
+/**
+ * The user in `text` (oidc-client-ts's storage format), or `null` when it is not one this session
+ * may use: not JSON, no access token, no profile subject (a sign-in stopped between the code
+ * exchange and the profile), or a refresh token that is not text. Never throws: the text comes
+ * from storage or from another tab, and either may hold anything.
+ */
+export function userFromStorageString(text: unknown): User | null {
+  if (typeof text !== 'string') return null
+  let data: unknown
   try {
-    return User.fromStorageString(text)
+    data = JSON.parse(text)
   } catch {
-    storage.removeItem(key)
     return null
   }
+  if (!isRecord(data) || !isText(data.access_token) || !isRecord(data.profile) || !isText(data.profile.sub)) return null
+  if (data.refresh_token != null && typeof data.refresh_token !== 'string') return null
+  return User.fromStorageString(text)
 }
 
-/**
- * Whether the stored user finished signing in: oidc-client-ts stores the user as soon as the code
- * is exchanged, before the session has read the profile from userinfo and stored it again.
- */
-export function hasProfile(user: User): boolean {
-  return typeof user.profile?.sub === 'string' && user.profile.sub !== ''
+/** The user stored at `key`, or `null` when there is none this session may use. */
+export function readStoredUser(storage: Storage, key: string): User | null {
+  return userFromStorageString(storage.getItem(key))
 }
 
-/** When the user's access token expires, epoch milliseconds. */
+/** When the user's access token expires, epoch milliseconds; an unreadable expiry counts as long past (0). */
 export function expiresAtMs(user: User): number {
-  return (user.expires_at ?? 0) * 1000
+  const seconds: unknown = user.expires_at
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds * 1000 : 0
 }
 
 /** Whether `candidate` holds other, and no older, tokens than `than`. */
@@ -42,10 +47,35 @@ export function newestUser(users: (User | null)[]): User | null {
  * stored when it left for Echo (oidc-client-ts keeps it at `oidc.<state>`).
  */
 export function isOwnSignInState(storage: Storage, state: string, appId: string): boolean {
-  try {
-    const stored = JSON.parse(storage.getItem(`oidc.${state}`) ?? 'null') as { client_id?: unknown } | null
-    return stored?.client_id === appId
-  } catch {
-    return false
+  return signInStateClientId(storage.getItem(`oidc.${state}`)) === appId
+}
+
+/**
+ * Removes the sign-in states (`oidc.<state>`, each with its PKCE verifier) this app left in
+ * `storage`: a session that ended has no sign-in of its own in flight worth keeping.
+ */
+export function removeSignInStates(storage: Storage, appId: string): void {
+  const keys: string[] = []
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index)
+    if (key !== null && key.startsWith('oidc.') && !key.startsWith('oidc.user:')) keys.push(key)
   }
+  for (const key of keys) if (signInStateClientId(storage.getItem(key)) === appId) storage.removeItem(key)
+}
+
+function signInStateClientId(text: string | null): unknown {
+  try {
+    const state: unknown = JSON.parse(text ?? 'null')
+    return isRecord(state) ? state.client_id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== ''
 }

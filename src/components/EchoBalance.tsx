@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/echoReduxContext'
+import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectFreeTierBalance } from '../store/selectors'
 
@@ -11,16 +12,26 @@ export interface EchoBalanceProps {
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
-/** Money as US dollars with two decimals: `$12.34`. */
-export function formatUsd(amount: number): string {
-  return usd.format(amount)
+/** What an amount that is not known shows as: never `$NaN`. */
+const UNKNOWN_AMOUNT = '—'
+
+/**
+ * Money as US dollars with two decimals: `$12.34`; `—` for anything that is not a finite number
+ * (a field a server left out, say).
+ */
+export function formatUsd(amount: number | null | undefined): string {
+  return typeof amount === 'number' && Number.isFinite(amount) ? usd.format(amount) : UNKNOWN_AMOUNT
 }
+
+/** What shows when the balance could not be loaded (the reason is in `useEcho().error`). */
+const BALANCE_FAILED = 'Balance unavailable'
 
 const selectBalanceStatus = (state: EchoRootState) => state.echo.balance.status
 
 /**
  * The paid balance in US dollars and, when the app has a free tier, what is left of it (never
- * below $0.00). Subscribes to the balance alone: a token refresh does not re-render it.
+ * below $0.00). Subscribes to the balance alone: a token refresh does not re-render it. A field
+ * the server left out or sent oddly shows as `—`.
  *
  * @example
  * <SignedIn><EchoBalance /></SignedIn>
@@ -28,14 +39,16 @@ const selectBalanceStatus = (state: EchoRootState) => state.echo.balance.status
 export function EchoBalance({ className }: EchoBalanceProps): ReactElement {
   const balance = useEchoSelector(selectBalance)
   const freeTier = useEchoSelector(selectFreeTierBalance)
-  const loading = useEchoSelector(selectBalanceStatus) === 'loading' && balance === null
+  const status = useEchoSelector(selectBalanceStatus)
+  const loading = status === 'loading' && balance === null
+  const failed = status === 'failed' && balance === null
   return (
-    <span className={className} aria-busy={loading} aria-live="polite" data-echo-balance="">
-      <span data-echo-balance-paid="">{balance === null ? '…' : formatUsd(balance.balance)}</span>
+    <span className={className} aria-busy={loading} aria-live="polite" data-echo-balance={failed ? 'failed' : ''}>
+      <span data-echo-balance-paid="">{balance !== null ? formatUsd(paidBalanceOf(balance)) : failed ? BALANCE_FAILED : '…'}</span>
       {freeTier !== null && (
         <span data-echo-balance-free="">
           {' '}
-          Free tier {formatUsd(Math.max(freeTier.userSpendInfo.amountLeft, 0))}
+          Free tier {formatUsd(freeTierLeftOf(freeTier))}
         </span>
       )}
     </span>

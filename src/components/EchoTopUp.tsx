@@ -5,7 +5,6 @@ import type { EchoRootState } from '../store/echoReducer'
 import { selectIsAuthenticated } from '../store/selectors'
 import { createPaymentLink } from '../store/thunks'
 import { useEchoContext } from './EchoContext'
-import { isFollowablePaymentLink } from './paymentLink'
 
 /** Props of {@link EchoTopUp}. */
 export interface EchoTopUpProps {
@@ -46,7 +45,7 @@ export function EchoTopUp({
   navigate = (url) => window.location.assign(url),
   onError,
 }: EchoTopUpProps): ReactElement | null {
-  const { store, config } = useEchoContext()
+  const { store } = useEchoContext()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const inputId = useId()
@@ -60,9 +59,7 @@ export function EchoTopUp({
     setBusy(true)
     setProblem(null)
     try {
-      const url = await store.dispatch(createPaymentLink({ amount, description, successUrl }))
-      if (!isFollowablePaymentLink(url, config.apiUrl)) throw new Error(`Refusing to open a payment link that is neither https nor on ${config.apiUrl}: ${url}`)
-      navigate(url)
+      navigate(await store.dispatch(createPaymentLink({ amount, description, successUrl })))
     } catch (error) {
       const failure = error instanceof Error ? error : new Error('The payment link could not be created')
       setProblem(failure.message)

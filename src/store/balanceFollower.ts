@@ -21,6 +21,15 @@ export class BalanceFollower {
     this.#dispatch = dispatch
   }
 
+  /**
+   * Called before an action reaches the reducers: a sign-in of another user (from another tab,
+   * say) first drops the last user's balance and cache, so no state ever pairs the new user with
+   * the old user's money.
+   */
+  prepare(action: UnknownAction): void {
+    if (signedIn.match(action) && this.#userId !== null && action.payload.user.id !== this.#userId) this.#clear()
+  }
+
   /** Called after every action has reached the reducers. */
   follow(action: UnknownAction, appId: string | undefined): void {
     if (signedIn.match(action)) {

@@ -4,6 +4,7 @@ import { sessionEchoApi } from '../api/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { signedOut } from './authSlice'
+import { hasCredit } from './creditAmounts'
 
 export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
 
@@ -33,11 +34,6 @@ const { getBalance, getFreeBalance, createPaymentLink } = sessionEchoApi.endpoin
 /** Any echoApi call that Echo refused with 402. */
 function isPaymentRequired(action: UnknownAction): boolean {
   return isRejectedWithValue(action) && action.type.startsWith(`${sessionEchoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
-}
-
-/** Credit left, paid or free: a 402 is over once either has some. */
-function hasCredit(balance: Balance | null, freeTier: FreeTierBalance | null): boolean {
-  return (balance?.balance ?? 0) > 0 || (freeTier?.userSpendInfo.amountLeft ?? 0) > 0
 }
 
 export const balanceSlice = createSlice({

@@ -60,6 +60,7 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
         stopFocusListeners = undefined
         return session?.stop()
       }
+      balance.prepare(action as UnknownAction)
       const result = next(action)
       balance.follow(action as UnknownAction, session?.appId)
       return result

@@ -2,6 +2,7 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../api/echoApi'
 import { echoSessionOf } from '../api/echoSessionPort'
+import { isFollowablePaymentLink } from '../api/paymentLinks'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
 import type { EchoSession } from '../auth/EchoSession'
@@ -24,11 +25,12 @@ export const signOut = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).
 export const getToken = (): EchoThunk<string | null> => (dispatch) => sessionOf(dispatch).getToken()
 
 /**
- * Refetches the balance and the free tier now; resolves to the balance. Rejects with
- * `Not authenticated` when nobody is signed in.
+ * Refetches the balance and the free tier now; resolves to the balance. Rejects with an
+ * `EchoError`: `Not authenticated` when nobody is signed in (or the user signs out, or the session
+ * ends, before the answer arrives), or the reason the balance could not be fetched.
  */
 export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
-  if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
+  if (!selectIsAuthenticated(getState())) throw notAuthenticated()
   const { appId } = sessionOf(dispatch)
   const options = { forceRefetch: true, subscribe: false } as const
   const [balance] = await Promise.all([
@@ -36,23 +38,36 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
     // The free tier is extra: an app without one must not make the paid balance fail.
     dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options)).unwrap().catch(() => null),
   ])
+  // A sign-out while the call ran resets the API cache, and RTK Query then answers with nothing.
+  if (balance === undefined) throw notAuthenticated('fetching balance')
   return balance
 }
 
 /**
  * Creates a payment link and resolves to its URL; `description` defaults to `Echo Credits` and
- * `successUrl` to the page origin. Rejects with `Not authenticated` when nobody is signed in.
+ * `successUrl` to the page origin. Rejects with an `EchoError`: `Not authenticated` when nobody is
+ * signed in, or a link that is neither `https:` nor on the configured `apiUrl` (a server must
+ * never make an app navigate to `javascript:`).
  */
 export const createPaymentLink =
   (request: PaymentLinkRequest): EchoThunk<string> =>
   async (dispatch, getState) => {
-    if (!selectIsAuthenticated(getState())) throw new Error('Not authenticated')
+    if (!selectIsAuthenticated(getState())) throw notAuthenticated()
+    const { apiUrl } = sessionOf(dispatch)
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
-    return answer.paymentLink.url
+    const { url } = answer.paymentLink
+    if (!isFollowablePaymentLink(url, apiUrl)) {
+      throw new EchoError({ code: 'UNKNOWN_ERROR', message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`, action: 'creating payment link' })
+    }
+    return url
   }
 
 function rethrowAsEchoError(error: unknown): never {
   throw EchoError.fromJSON(error as EchoErrorData)
+}
+
+function notAuthenticated(action?: string): EchoError {
+  return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Not authenticated', action })
 }
 
 /**

@@ -36,7 +36,9 @@ const client = () => new EchoClient({ apiKey: 'key-1', apiUrl: API })
 
 describe('EchoClient', () => {
   it('refuses to be built without an API key or a token provider', () => {
-    expect(() => new EchoClient({})).toThrow(new Error('No API key or token provider provided'))
+    for (const options of [{}, undefined, null]) {
+      expect(() => new EchoClient(options as never)).toThrow(expect.objectContaining({ name: 'EchoError', message: 'No API key or token provider provided' }))
+    }
   })
 
   it('refuses an apiUrl that is not an absolute http(s) URL, naming it', () => {
@@ -65,7 +67,7 @@ describe('EchoClient', () => {
       { echoAppId: 'app-1', code: 'FRIEND' },
     ],
   ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
-    const seen = recordCalls({ apps: [] })
+    const seen = recordCalls({ apps: [], paymentLink: { url: 'https://pay.echo.test/1' } })
     await call(client())
     expect(seen).toEqual([
       { method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body },
@@ -114,6 +116,36 @@ describe('EchoClient', () => {
     expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'apps.get needs id as a non-empty string (got "")' })
     await expect(client().payments.createPaymentLink({ amount: 0 })).rejects.toBeInstanceOf(EchoError)
     expect(seen).toEqual([])
+  })
+
+  it('an app id is one path segment: "." and ".." are refused, so the token never reaches another path', async () => {
+    const seen = recordCalls()
+    for (const id of ['.', '..']) {
+      await expect(client().apps.get(id)).rejects.toMatchObject({ name: 'EchoError', message: `apps.get needs id as an id, not "${id}"` })
+    }
+    await client().apps.get('../balance')
+    expect(seen.map((call) => call.path)).toEqual(['/api/v1/apps/..%2Fbalance'])
+  })
+
+  it('refuses bad arguments as EchoErrors before sending: no request object, no referral code', async () => {
+    const seen = recordCalls()
+    await expect(client().payments.createPaymentLink(undefined as never)).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'The payment amount must be a finite number of US dollars, at least 1 (got undefined)',
+    })
+    await expect(client().users.registerReferral(undefined as never)).rejects.toMatchObject({ name: 'EchoError', message: 'users.registerReferral needs echoAppId as a non-empty string (got undefined)' })
+    await expect(client().balance.getFree(null as never)).rejects.toBeInstanceOf(EchoError)
+    expect(seen).toEqual([])
+  })
+
+  it.each([{}, { paymentLink: null }, { paymentLink: { url: 42 } }, null])('a payment-link answer without a link URL (%j) is an EchoError, not a TypeError later', async (answer) => {
+    server.use(http.post(`${API}/api/v1/stripe/payment-link`, () => HttpResponse.json(answer)))
+    await expect(client().payments.createPaymentLink({ amount: 10 })).rejects.toMatchObject({
+      name: 'EchoError',
+      code: 'UNKNOWN_ERROR',
+      message: 'Echo answered without a payment link URL (paymentLink.url) while creating payment link',
+      endpoint: '/api/v1/stripe/payment-link',
+    })
   })
 
   describe('errors (SPEC §8)', () => {

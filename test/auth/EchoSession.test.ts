@@ -267,3 +267,106 @@ describe('tabs', () => {
     expect([auth(first).status, auth(second).status]).toEqual(['authenticated', 'authenticated'])
   })
 })
+
+describe('long-lived tokens', () => {
+  it('a 30-day token renews exactly once per token: the timer waits in capped steps, never fires in a loop', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const day = 86_400_000
+    const echo = fakeEcho({ accessTtl: 30 * 86_400 })
+    const store = await signInThroughEcho(echo)
+    // A timer can hold at most 2,147,483,647 ms (24.8 days); a longer delay would fire at once.
+    await vi.advanceTimersByTimeAsync(29 * day)
+    expect(echo.counts.refreshes).toBe(0)
+    await vi.advanceTimersByTimeAsync(1 * day)
+    expect(echo.counts.refreshes).toBe(1)
+    await vi.advanceTimersByTimeAsync(30 * day)
+    expect(echo.counts.refreshes).toBe(2)
+    expect(echo.counts.failedRefreshes).toBe(0)
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-3' })
+  })
+})
+
+describe('what other tabs and storage hand over', () => {
+  const channelName = `echo-rtk:refresh:${ECHO}:${APP_ID}`
+  const openChannel = (name: string) => new BroadcastChannel(name)
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50))
+
+  it('garbage on the hand-over channel is ignored in every tab: no throw, no user adopted, the next refresh still works', async () => {
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo, { openChannel })
+    const stored = JSON.parse(window.localStorage.getItem(`oidc.user:${ECHO}:${APP_ID}`)!) as Record<string, unknown>
+    const otherTab = new BroadcastChannel(channelName)
+    for (const message of [
+      '{not json',
+      null,
+      42,
+      { type: 'tokens' },
+      { type: 'tokens', user: '{not json' },
+      { type: 'tokens', user: 'null' },
+      // A newer user without a profile: adopting it would sign every tab out at the next refresh.
+      { type: 'tokens', user: JSON.stringify({ ...stored, access_token: 'forged', profile: {}, expires_at: 4_102_444_800 }) },
+      { type: 'tokens', user: JSON.stringify({ ...stored, access_token: 'odd-expiry', expires_at: 'soon' }) },
+    ]) {
+      otherTab.postMessage(message)
+    }
+    await settle()
+    otherTab.close()
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-1' })
+    await expect(store.dispatch(getToken())).resolves.toBe('access-1')
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 16_000)
+    await expect(store.dispatch(getToken())).resolves.toBe('access-2')
+    expect(echo.counts.refreshes).toBe(1)
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-2' })
+    expect(Number.isFinite(auth(store).expiresAt)).toBe(true)
+  })
+
+  it('a stored user whose expiry cannot be read counts as expired: one renew, never NaN in the store', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo)
+    const key = `oidc.user:${ECHO}:${APP_ID}`
+    window.localStorage.setItem(key, JSON.stringify({ ...JSON.parse(window.localStorage.getItem(key)!), expires_at: 'later' }))
+    const store = newStore()
+    expect(auth(store).status).toBe('loading')
+    await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
+    expect(echo.counts.refreshes).toBe(1)
+    expect(Number.isFinite(auth(store).expiresAt)).toBe(true)
+  })
+
+  it('a refresh that fails also removes the sign-in this app left half-done (its state and PKCE verifier)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    // A sign-in started and abandoned (the user came back without finishing it), and another app's.
+    await newStore().dispatch(signIn())
+    window.localStorage.setItem('oidc.theirs', JSON.stringify({ id: 'theirs', client_id: 'another-app', created: Math.floor(Date.now() / 1000) }))
+    expect(storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs')).toHaveLength(1)
+    echo.failRefreshes()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 16_000)
+    await store.dispatch(getToken())
+    await vi.waitFor(() => expect(auth(store).status).toBe('unauthenticated'))
+    await vi.waitFor(() => expect(storedKeys()).toEqual(['oidc.theirs']))
+  })
+
+  it('a switch to another user in another tab never shows the new user with the old user\'s balance', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    expect(store.getState().echo.balance.balance?.balance).toBe(12.5)
+    const key = `oidc.user:${ECHO}:${APP_ID}`
+    const seen: { user: string | undefined; balance: number | undefined }[] = []
+    store.subscribe(() => {
+      const { auth: now, balance } = store.getState().echo
+      seen.push({ user: now.user?.id, balance: balance.balance?.balance })
+    })
+    const theirs = JSON.parse(window.localStorage.getItem(key)!) as { profile: Record<string, unknown> }
+    const switched = JSON.stringify({ ...theirs, access_token: 'token-of-user-2', profile: { ...theirs.profile, sub: 'user-2', name: 'Grace Hopper' }, expires_at: Math.floor(Date.now() / 1000) + 900 })
+    window.localStorage.setItem(key, switched)
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: switched, storageArea: window.localStorage }))
+    expect(auth(store).user?.id).toBe('user-2')
+    expect(seen.filter((state) => state.user === 'user-2' && state.balance === 12.5)).toEqual([])
+    // The new user's balance is then asked for (with a token this fake Echo never issued): let it settle.
+    await vi.waitFor(() => expect(store.getState().echo.balance.status).not.toBe('loading'))
+  })
+})

@@ -1,11 +1,15 @@
-import { screen } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { StrictMode } from 'react'
 import { describe, expect, it } from 'vitest'
 
-import { EchoBalance, formatUsd } from 'echo-rtk'
+import { EchoBalance, EchoProvider, EchoTopUp, formatUsd, insufficientFundsDetected, useEcho } from 'echo-rtk'
+import { echoHandlers, seedEchoSession } from 'echo-rtk/testing'
 
-import { echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
+import { CONFIG, echoStoresPerTest } from '../support/echoStores'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
+import { server } from '../support/server'
 
 const { signInThroughEcho } = echoStoresPerTest()
 
@@ -19,7 +23,59 @@ describe('EchoBalance', () => {
     expect(screen.getByText('$12.50').parentElement?.className).toBe('wallet')
   })
 
-  it('formats US dollars with two decimals', () => {
-    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5)]).toEqual(['$12.35', '$0.00', '$1,234.50'])
+  it('formats US dollars with two decimals, and anything that is not a number as —', () => {
+    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5), formatUsd(-0.02)]).toEqual(['$12.35', '$0.00', '$1,234.50', '-$0.02'])
+    expect([formatUsd(Number.NaN), formatUsd(Infinity), formatUsd(null), formatUsd('12' as never)]).toEqual(['—', '—', '—', '—'])
+  })
+
+  it.each([
+    ['a balance of {} and a free tier without userSpendInfo', {}, { spendPoolBalance: 5 }],
+    ['a balance of [] and a free tier of []', [], []],
+    ['text where numbers belong', { balance: '12' }, { userSpendInfo: { amountLeft: 'lots' } }],
+  ])('%s: shows — and never crashes the host app around it', async (_name, balance, freeTier) => {
+    const store = await signInThroughEcho(fakeEcho())
+    server.use(
+      http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json(balance)),
+      http.post(`${ECHO}/api/v1/balance/free`, () => HttpResponse.json(freeTier)),
+    )
+    // An app whose own markup sits outside the provider: a crash inside would unmount it all.
+    function Credit() {
+      const { balance: raw, refreshBalance } = useEcho()
+      return (
+        <>
+          <EchoBalance />
+          <EchoTopUp onlyWhenOutOfCredits navigate={() => undefined} />
+          <button type="button" onClick={() => void refreshBalance()}>
+            Refresh
+          </button>
+          <output>{raw === null ? 'none' : 'some'}</output>
+        </>
+      )
+    }
+    const { container } = render(
+      <StrictMode>
+        <header>My app</header>
+        <EchoProvider config={CONFIG} store={store}>
+          <Credit />
+        </EchoProvider>
+      </StrictMode>,
+    )
+    store.dispatch(insufficientFundsDetected())
+    screen.getByRole('button', { name: 'Refresh' }).click()
+    await screen.findByText('some')
+    await expect.poll(() => container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('—')
+    expect(screen.getByText('My app')).toBeDefined()
+    if (container.querySelector('[data-echo-balance-free]') !== null) expect(container.querySelector('[data-echo-balance-free]')?.textContent).toBe(' Free tier —')
+    // Nothing in an odd answer counts as credit: the out-of-credits offer stays.
+    expect(screen.getByText('You are out of credits. Add credits to keep going.')).toBeDefined()
+  })
+
+  it('says the balance is unavailable when it could not be loaded, instead of loading forever', async () => {
+    server.use(...echoHandlers({ apiUrl: ECHO }))
+    server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'Internal' }, { status: 500 })))
+    seedEchoSession({ appId: CONFIG.appId, apiUrl: ECHO })
+    const { container } = renderWithEcho(<EchoBalance />)
+    await expect.poll(() => container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('Balance unavailable')
+    expect(container.querySelector('[data-echo-balance]')?.getAttribute('data-echo-balance')).toBe('failed')
   })
 })

@@ -46,7 +46,7 @@ describe('EchoTopUp', () => {
     )
     await userEvent.click(button)
     expect(navigate).not.toHaveBeenCalled()
-    expect(screen.getByRole('alert').textContent).toBe('Refusing to open a payment link that is neither https nor on https://echo.test: javascript:alert(1)')
+    expect(screen.getByRole('alert').textContent).toBe('Refusing to open a payment link that is neither https nor on https://echo.test: javascript:alert(1) while creating payment link')
   })
 
   it('says why when the link cannot be made', async () => {

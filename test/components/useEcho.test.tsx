@@ -44,10 +44,24 @@ describe('useEcho in a provider', () => {
     })
   })
 
+  it('createPaymentLink() never hands back a link the app should not follow (javascript:, plain http elsewhere)', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
+    for (const url of ['javascript:alert(1)', 'http://evil.example/pay', 'not a url']) {
+      server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url } })))
+      await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({
+        name: 'EchoError',
+        message: `Refusing to open a payment link that is neither https nor on https://echo.test: ${url} while creating payment link`,
+      })
+    }
+    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url: 'https://echo.test/pay/1' } })))
+    await expect(result.current.createPaymentLink(10)).resolves.toBe('https://echo.test/pay/1')
+  })
+
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when signed out', async () => {
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(newStore()) })
-    await expect(result.current.refreshBalance()).rejects.toThrow(new Error('Not authenticated'))
-    await expect(result.current.createPaymentLink(10)).rejects.toThrow(new Error('Not authenticated'))
+    await expect(result.current.refreshBalance()).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
   })
 
   it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {

@@ -15,6 +15,11 @@ afterAll(async () => {
 })
 
 const dollars = (text: string) => Number(text.replace(/[$,]/g, ''))
+/** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
+const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
+  const response = await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
+  if (!response.ok) throw new Error(`/dev/balance answered ${response.status}`)
+}
 
 describe('credits and model calls in the demo', () => {
   it('tops up in a checkout tab, and the balance rises here without a reload', async () => {
@@ -35,6 +40,8 @@ describe('credits and model calls in the demo', () => {
 
   it('streams a chat answer: text appears before the answer ends, and the balance follows the spending', async () => {
     const { page } = demo
+    // The router draws the free tier first (as Echo's does): spend it all, so the paid balance moves.
+    await setDevBalance({ freeTier: 0 })
     const before = dollars(await shownBalance(page))
     await page.getByRole('button', { name: 'Ask' }).click()
     const answer = page.getByLabel('Answer')
@@ -59,7 +66,7 @@ describe('credits and model calls in the demo', () => {
   it('spends until Echo answers 402, then offers a top-up', async () => {
     const { page } = demo
     // A dev-server control (not part of Echo): leave a few cents, so the next answers spend it.
-    await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ balance: 0.03 }) })
+    await setDevBalance({ balance: 0.03, freeTier: 0 })
     for (let attempt = 0; attempt < 5; attempt += 1) {
       await page.getByRole('button', { name: 'Ask' }).click()
       await expect.poll(() => page.getByLabel('Answer').getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')

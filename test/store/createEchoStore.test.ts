@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
   createPaymentLink,
+  EchoError,
   echoApi,
   echoMiddleware,
   echoReducers,
@@ -14,7 +16,8 @@ import {
   type EchoRootState,
 } from 'echo-rtk'
 import { CONFIG, echoStoresPerTest, sessionOf } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
+import { server } from '../support/server'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 const hostStores: { dispatch(action: UnknownAction): unknown }[] = []
@@ -132,10 +135,43 @@ describe('balance', () => {
     expect(store.getState().echo.balance.balance?.balance).toBe(40)
   })
 
+  it('refreshBalance() rejects, never resolves undefined, when the user signs out while it runs', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    let answerBalance = (): void => undefined
+    let reachEcho = (): void => undefined
+    const answered = new Promise<void>((resolve) => (answerBalance = resolve))
+    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
+    server.use(
+      http.get(`${ECHO}/api/v1/balance`, async () => {
+        reachEcho()
+        await answered
+        return HttpResponse.json({ totalPaid: 1, totalSpent: 0, balance: 1, currency: 'USD' })
+      }),
+    )
+    const refreshing = store.dispatch(refreshBalance())
+    await reached
+    await store.dispatch(signOut())
+    answerBalance()
+    await expect(refreshing).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated while fetching balance' })
+  })
+
+  it('refreshBalance() rejects, never resolves undefined, when its 401 cannot be cured', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    echo.failRefreshes()
+    vi.setSystemTime(Date.now() + 16_000)
+    const failure: unknown = await store.dispatch(refreshBalance()).catch((error: unknown) => error)
+    vi.useRealTimers()
+    expect(failure).toBeInstanceOf(EchoError)
+    expect(store.getState().echo.auth.status).toBe('unauthenticated')
+  })
+
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when nobody is signed in', async () => {
     const store = newStore()
-    await expect(store.dispatch(refreshBalance())).rejects.toThrow(new Error('Not authenticated'))
-    await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toThrow(new Error('Not authenticated'))
+    await expect(store.dispatch(refreshBalance())).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
   })
 
   it('a payment link resolves to its URL and marks the balance stale, so it is fetched again', async () => {

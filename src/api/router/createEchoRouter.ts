@@ -1,11 +1,12 @@
 import { DEFAULT_ROUTER_URL, httpUrl } from '../../config'
-import type { RequestOptions } from '../EchoClient'
 import { createAuthorizedSend } from '../authorizedFetch'
+import { requireTokenProvider } from '../tokenProvider'
 import type { AnthropicMessage, AnthropicStreamEvent, MessageRequest } from './anthropicTypes'
 import type { EchoRouter, EchoRouterOptions } from './EchoRouter'
 import { googleRoutes } from './googleRoutes'
 import { openAiRoutes } from './openAiRoutes'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_MAX_TOKENS } from './routerDefaults'
+import { optionsOf, requireBody } from './routerInput'
 import { createRouterTransport } from './routerTransport'
 import { streamingCreate } from './streamingCreate'
 
@@ -19,22 +20,27 @@ import { streamingCreate } from './streamingCreate'
  * const stream = await router.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true })
  * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '')
  */
-export function createEchoRouter({ baseRouterUrl = DEFAULT_ROUTER_URL, tokenProvider, fetch, ...options }: EchoRouterOptions): EchoRouter {
+export function createEchoRouter(options: EchoRouterOptions): EchoRouter {
+  const { baseRouterUrl = DEFAULT_ROUTER_URL, tokenProvider, fetch, ...coordination } = options ?? ({} as Partial<EchoRouterOptions>)
   const routerUrl = httpUrl('baseRouterUrl', baseRouterUrl)
-  const sendAuthorized = createAuthorizedSend({ tokenProvider, ...options, ...(fetch === undefined ? {} : { fetch }) })
+  const tokens = requireTokenProvider(tokenProvider, 'createEchoRouter')
+  const sendAuthorized = createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) })
   const transport = createRouterTransport(sendAuthorized, routerUrl)
 
   return {
     ...openAiRoutes(transport),
     messages: {
-      create: streamingCreate<MessageRequest, AnthropicMessage, AnthropicStreamEvent>(transport, (body, { signal }: RequestOptions) => ({
-        path: '/messages',
-        action: 'creating message',
-        model: body.model,
-        body: { ...body, max_tokens: body.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS },
-        headers: { 'anthropic-version': ANTHROPIC_VERSION },
-        signal,
-      })),
+      create: streamingCreate<MessageRequest, AnthropicMessage, AnthropicStreamEvent>(transport, (body, options) => {
+        const checked = requireBody(body, 'creating message')
+        return {
+          path: '/messages',
+          action: 'creating message',
+          model: checked.model,
+          body: { ...checked, max_tokens: checked.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS },
+          headers: { 'anthropic-version': ANTHROPIC_VERSION },
+          signal: optionsOf(options).signal,
+        }
+      }),
     },
     google: googleRoutes(transport),
   }

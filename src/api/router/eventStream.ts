@@ -1,7 +1,8 @@
 import { EchoError } from '../../errors'
 import { abortable } from '../abortable'
 import { parseServerSentEvents, type ServerSentEvent } from '../sse'
-import { callFailure, isErrorPayload, streamedError, type FailedCall } from './routerErrors'
+import { callFailure } from '../callFailure'
+import { isErrorPayload, streamedError, type FailedRouterCall } from './routerErrors'
 
 /**
  * A streamed model answer: iterate it for the parsed events, each as soon as it arrives. Read it
@@ -19,17 +20,13 @@ export interface EchoStream<Event> extends AsyncIterable<Event> {
   readonly response: Response
 }
 
-interface StreamedCall extends FailedCall {
-  signal?: AbortSignal | undefined
-}
-
 /**
  * Sends a streaming call and, once the router has answered OK, hands back its events. The
  * answer is read as server-sent events because the call asked to stream: the router sends
  * streams with no Content-Type, so the header cannot tell.
  * @internal
  */
-export async function openEventStream<Event, Call extends StreamedCall>(
+export async function openEventStream<Event, Call extends FailedRouterCall>(
   send: (call: Call) => Promise<Response>,
   call: Call,
 ): Promise<EchoStream<Event>> {
@@ -56,7 +53,7 @@ export async function openEventStream<Event, Call extends StreamedCall>(
 
 async function* modelEvents<Event>(
   response: Response,
-  call: FailedCall,
+  call: FailedRouterCall,
   controller: AbortController,
   unfollow: () => void,
 ): AsyncGenerator<Event, void, undefined> {
@@ -95,7 +92,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal
   }
 }
 
-function parseModelEvent<Event>(event: ServerSentEvent, call: FailedCall): Event {
+function parseModelEvent<Event>(event: ServerSentEvent, call: FailedRouterCall): Event {
   let payload: unknown
   try {
     payload = JSON.parse(event.data)
@@ -108,8 +105,8 @@ function parseModelEvent<Event>(event: ServerSentEvent, call: FailedCall): Event
 }
 
 /** Makes `controller` abort when `signal` does; returns the undo. */
-function followAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (signal === undefined) return () => undefined
+function followAbort(signal: AbortSignal | null | undefined, controller: AbortController): () => void {
+  if (signal == null) return () => undefined
   const onAbort = () => controller.abort(signal.reason)
   if (signal.aborted) onAbort()
   else signal.addEventListener('abort', onAbort, { once: true })

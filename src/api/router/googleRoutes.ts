@@ -1,36 +1,49 @@
+import { EchoError } from '../../errors'
 import type { RequestOptions } from '../EchoClient'
 import type { EchoRouter } from './EchoRouter'
 import type { BatchEmbedContentsResponse, EmbedContentInput, EmbedContentRequest, GenerateContentResponse, PredictRequest } from './googleTypes'
 import { DEFAULT_IMAGE_ASPECT_RATIO, DEFAULT_IMAGE_COUNT, GOOGLE_EMBED_BATCH_LIMIT } from './routerDefaults'
-import type { RouterTransport } from './routerTransport'
+import { optionsOf, requireModel } from './routerInput'
+import type { RouterCall, RouterTransport } from './routerTransport'
 
 /**
  * The Google-style half of the router: `/models/{model}:<method>`.
  * @internal
  */
 export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
+  /** A call to `/models/{model}:<method>`, its model and body checked before anything is sent. */
+  const modelCall = (model: unknown, method: string, action: string, body: unknown, options: RequestOptions | null | undefined): RouterCall => {
+    const name = requireModel(model, action)
+    if (typeof body !== 'object' || body === null) {
+      throw new EchoError({ code: 'UNKNOWN_ERROR', message: `The request body must be an object (got ${String(body)})`, action })
+    }
+    return { path: modelPath(name, method), action, model: name, body, signal: optionsOf(options).signal }
+  }
+
   return {
-    generateContent: (model, body, { signal }: RequestOptions = {}) =>
-      transport.json({ path: modelPath(model, 'generateContent'), action: 'generating content', model, body, signal }),
+    generateContent: async (model, body, options) => transport.json(modelCall(model, 'generateContent', 'generating content', body, options)),
 
     // `alt=sse` asks Google for server-sent events instead of one JSON array sent in pieces.
-    streamGenerateContent: (model, body, { signal }: RequestOptions = {}) =>
-      transport.stream<GenerateContentResponse>({ path: `${modelPath(model, 'streamGenerateContent')}?alt=sse`, action: 'streaming content', model, body, signal }),
+    streamGenerateContent: async (model, body, options) => {
+      const call = modelCall(model, 'streamGenerateContent', 'streaming content', body, options)
+      return transport.stream<GenerateContentResponse>({ ...call, path: `${call.path}?alt=sse` })
+    },
 
-    predict: (model, body, { signal }: RequestOptions = {}) =>
-      transport.json({ path: modelPath(model, 'predict'), action: 'predicting', model, body: withImageDefaults(body), signal }),
+    predict: async (model, body, options) => {
+      const call = modelCall(model, 'predict', 'predicting', body, options)
+      return transport.json({ ...call, body: withImageDefaults(body) })
+    },
 
-    async embedContents(model, inputs, { signal }: RequestOptions = {}) {
+    async embedContents(model, inputs, options) {
+      const action = 'embedding contents'
+      const name = requireModel(model, action)
+      const list: unknown = inputs
+      if (!Array.isArray(list)) throw new EchoError({ code: 'UNKNOWN_ERROR', message: `The inputs must be an array of texts or requests (got ${typeof list})`, action })
       const embeddings: BatchEmbedContentsResponse['embeddings'] = []
       // One batch after another: a 402 or an abort stops the batches not yet sent from being billed.
       for (const batch of batchesOf(inputs, GOOGLE_EMBED_BATCH_LIMIT)) {
-        const answer = await transport.json<BatchEmbedContentsResponse>({
-          path: modelPath(model, 'batchEmbedContents'),
-          action: 'embedding contents',
-          model,
-          body: { requests: batch.map((input) => toEmbedRequest(model, input)) },
-          signal,
-        })
+        const body = { requests: batch.map((input) => toEmbedRequest(name, input)) }
+        const answer = await transport.json<BatchEmbedContentsResponse>(modelCall(name, 'batchEmbedContents', action, body, options))
         embeddings.push(...answer.embeddings)
       }
       return { embeddings }
@@ -56,7 +69,11 @@ function withImageDefaults({ parameters, ...body }: PredictRequest): PredictRequ
 
 function toEmbedRequest(model: string, input: EmbedContentInput): EmbedContentRequest {
   const name = `models/${model.replace(/^models\//, '')}`
-  return typeof input === 'string' ? { model: name, content: { parts: [{ text: input }] } } : { ...input, model: input.model ?? name }
+  if (typeof input === 'string') return { model: name, content: { parts: [{ text: input }] } }
+  if (typeof input !== 'object' || input === null) {
+    throw new EchoError({ code: 'UNKNOWN_ERROR', message: `Each input must be a text or a request object (got ${String(input)})`, action: 'embedding contents' })
+  }
+  return { ...input, model: input.model ?? name }
 }
 
 /** `items` cut into runs of at most `size`, in order. @internal */

@@ -1,12 +1,9 @@
-import { abortFailure, EchoError, isAbortError } from '../../errors'
+import { EchoError } from '../../errors'
 import { withRefreshFailure } from '../authorizedFetch'
+import type { FailedCall } from '../callFailure'
 
-/** What a failed router call was: where it went, what it was doing, for which model. */
-export interface FailedCall {
-  /** The path under the router, e.g. `/chat/completions`; kept as the error's `endpoint`. */
-  path: string
-  /** What was being done, for the message: `creating chat completion`. */
-  action: string
+/** A router call that failed: a {@link FailedCall}, for which model. */
+export interface FailedRouterCall extends FailedCall {
   model?: string | undefined
 }
 
@@ -17,7 +14,7 @@ export interface FailedCall {
  * text as message (SPEC §8).
  * @internal
  */
-export async function routerHttpError(response: Response, call: FailedCall, refreshError?: Error): Promise<EchoError> {
+export async function routerHttpError(response: Response, call: FailedRouterCall, refreshError?: Error): Promise<EchoError> {
   const { status } = response
   const body = await response.text().catch(() => '')
   const message = describeFailure(status, body, call.model, response.statusText)
@@ -31,19 +28,8 @@ export async function routerHttpError(response: Response, call: FailedCall, refr
   })
 }
 
-/**
- * Anything thrown while talking to the router, as an `EchoError`: our own errors and aborts keep
- * their meaning, anything else means the network failed.
- * @internal
- */
-export function callFailure(error: unknown, call: FailedCall & { signal?: AbortSignal | undefined }): EchoError {
-  if (call.signal?.aborted) return abortFailure(call.signal, call.action)
-  const known = error instanceof EchoError || isAbortError(error)
-  return EchoError.from(known ? error : EchoError.network(error, call.path), call.action)
-}
-
 /** The `EchoError` for an error the router or the model sent inside a stream that had begun. */
-export function streamedError(payload: unknown, call: FailedCall): EchoError {
+export function streamedError(payload: unknown, call: FailedRouterCall): EchoError {
   return new EchoError({
     code: 'UNKNOWN_ERROR',
     message: `The model stream failed: ${errorMessageOf(payload) ?? JSON.stringify(payload)}`,

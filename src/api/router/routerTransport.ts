@@ -1,14 +1,14 @@
 import { EchoError } from '../../errors'
 import type { AuthorizedSend } from '../authorizedFetch'
 import { openEventStream, type EchoStream } from './eventStream'
-import { callFailure, routerHttpError, type FailedCall } from './routerErrors'
+import { callFailure } from '../callFailure'
+import { routerHttpError, type FailedRouterCall } from './routerErrors'
 
 /** One call to the router. */
-export interface RouterCall extends FailedCall {
+export interface RouterCall extends FailedRouterCall {
   /** Sent as JSON, or as multipart when it is `FormData`. */
   body: object
   headers?: Record<string, string>
-  signal?: AbortSignal | undefined
 }
 
 /** How the router methods send a call and read its answer. @internal */

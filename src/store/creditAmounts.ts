@@ -1,0 +1,31 @@
+import type { Balance, FreeTierBalance } from '../api/wireTypes'
+
+/**
+ * Credit at or below this many US dollars is spent: Echo's router serves a call while the user has
+ * more than $0.0001 of paid balance or free tier, so a 402 can leave up to that much on the books.
+ */
+export const SPENT_AT_OR_BELOW_USD = 0.0001
+
+/** A US-dollar amount from a server answer, or `null` when the field is missing or not a finite number. */
+function usdOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
+
+/** The paid balance in US dollars, or `null` when it is not known (no answer, or an odd one). */
+export function paidBalanceOf(balance: Balance | null): number | null {
+  return usdOf((balance as Partial<Balance> | null)?.balance)
+}
+
+/**
+ * What is left of the free tier in US dollars, never below 0 (the wire's `amountLeft` can be
+ * negative), or `null` when it is not known.
+ */
+export function freeTierLeftOf(freeTier: FreeTierBalance | null): number | null {
+  const left = usdOf((freeTier as Partial<FreeTierBalance> | null)?.userSpendInfo?.amountLeft)
+  return left === null ? null : Math.max(left, 0)
+}
+
+/** Whether the user has credit again, paid or free: more than what Echo's router counts as spent. */
+export function hasCredit(balance: Balance | null, freeTier: FreeTierBalance | null): boolean {
+  return (paidBalanceOf(balance) ?? 0) > SPENT_AT_OR_BELOW_USD || (freeTierLeftOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
+}
