@@ -1,5 +1,6 @@
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
+import { assertTokenOrigin, originsOf } from './tokenOrigins'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 
 /** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
@@ -28,6 +29,12 @@ export interface EchoFetchOptions extends RefreshCoordinatorOptions {
   tokenProvider: TokenProvider
   /** The `fetch` to send with; the global `fetch`, looked up at call time, when left out. */
   fetch?: FetchFunction | undefined
+  /**
+   * The only origins the token may go to, e.g. `[DEFAULT_API_URL, DEFAULT_ROUTER_URL]`. A request
+   * anywhere else rejects with an `EchoError` naming its origin, and nothing is sent. Any origin
+   * when left out.
+   */
+  allowedOrigins?: readonly string[] | undefined
 }
 
 /** @internal */
@@ -76,11 +83,17 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
  * The token replaces any credential header the SDK sets from its `apiKey`.
  *
  * @example
- * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: createEchoFetch({ tokenProvider }) })
+ * const echoFetch = createEchoFetch({ tokenProvider, allowedOrigins: [DEFAULT_ROUTER_URL] })
+ * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: echoFetch })
  */
 export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
-  const sendAuthorized = createAuthorizedSend({ ...options, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
-  return async (input, init) => (await sendAuthorized(input, init)).response
+  const { allowedOrigins, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
+  const sendAuthorized = createAuthorizedSend({ ...sendOptions, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
+  const origins = allowedOrigins === undefined ? undefined : originsOf(allowedOrigins, "createEchoFetch's allowedOrigins")
+  return async (input, init) => {
+    if (origins !== undefined) assertTokenOrigin(input, origins)
+    return (await sendAuthorized(input, init)).response
+  }
 }
 
 function withToken(

@@ -27,7 +27,8 @@ export function readStoredUser(storage: Storage, key: string): User | null {
 /** When the user's access token expires, epoch milliseconds; an unreadable expiry counts as long past (0). */
 export function expiresAtMs(user: User): number {
   const seconds: unknown = user.expires_at
-  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds * 1000 : 0
+  const ms = typeof seconds === 'number' ? seconds * 1000 : Number.NaN
+  return Number.isFinite(ms) ? ms : 0
 }
 
 /** Whether `candidate` holds other, and no older, tokens than `than`. */

@@ -4,12 +4,13 @@ import { sessionEchoApi } from '../api/echoApi'
 import { echoSessionOf } from '../api/echoSessionPort'
 import { isFollowablePaymentLink } from '../api/paymentLinks'
 import type { EchoRouter } from '../api/router/EchoRouter'
+import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
 import type { EchoSession } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
-import { sessionRouter } from './sessionRouter'
+import { sessionEchoFetch, sessionRouter } from './sessionModelCalls'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -79,3 +80,14 @@ function notAuthenticated(action?: string): EchoError {
  */
 export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
   sessionRouter(sessionOf(dispatch), dispatch)
+
+/**
+ * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
+ * providers, `openai`, `@anthropic-ai/sdk`, `@google/genai`): the same token, refresh and billing
+ * as `getEchoRouter()`, and the token sent only to the session's `apiUrl` and `baseRouterUrl`.
+ *
+ * @example
+ * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: store.dispatch(getEchoFetch()), dangerouslyAllowBrowser: true })
+ */
+export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
+  sessionEchoFetch(sessionOf(dispatch), dispatch)

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   createPaymentLink,
   EchoError,
+  getEchoFetch,
   echoApi,
   echoMiddleware,
   echoReducers,
@@ -246,5 +247,20 @@ describe('coming back to the page', () => {
     window.dispatchEvent(new Event('focus'))
     await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(60))
     expect(echo.counts.balance).toBe(before + 1)
+  })
+})
+
+describe('getEchoFetch()', () => {
+  it("is the session's one fetch: stable, nothing sent signed out, the token only to the API and the router", async () => {
+    const store = newStore()
+    const echoFetch = store.dispatch(getEchoFetch())
+    expect(store.dispatch(getEchoFetch())).toBe(echoFetch)
+    await expect(echoFetch(`${ECHO}/api/v1/balance`)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(echoFetch('https://api.openai.com/v1/models')).rejects.toMatchObject({
+      message: "Refusing to send the user's Echo token to https://api.openai.com: it goes only to https://echo.test and https://echo.router.merit.systems. Set your model client's baseURL to the Echo router",
+    })
+    const signedIn = await signInThroughEcho(fakeEcho())
+    const response = await signedIn.dispatch(getEchoFetch())(`${ECHO}/api/v1/balance`)
+    expect(await response.json()).toMatchObject({ balance: 12.5 })
   })
 })
