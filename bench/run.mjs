@@ -7,7 +7,7 @@ import { cpus, totalmem } from 'node:os'
 
 import { BUDGET, formatBreakdown, measureOurBundle, measureTheirBundle } from './bundleSize.mjs'
 import { ECHO_REACT_SDK, ECHO_TYPESCRIPT_SDK, ensureEchoSdkInstalled, installedVersion } from './echoSdk.mjs'
-import { measureFetchOverhead } from './fetchOverhead.mjs'
+import { measureFetchOverhead, measureSessionFetchOverhead } from './fetchOverhead.mjs'
 import { measureRefreshStorm } from './refreshStorm.mjs'
 import { runInChild } from './runInChild.mjs'
 import { startLoopbackServer } from './startServer.mjs'
@@ -37,6 +37,7 @@ const server = await startLoopbackServer()
 const m = {}
 try {
   m.overhead = await attempt('the authorized fetch against bare fetch (10,000 requests each)', () => measureFetchOverhead(server.url))
+  m.sessionOverhead = await attempt("useEchoFetch()'s session fetch against bare fetch (10,000 requests each)", () => measureSessionFetchOverhead(server.url))
   m.storm = await attempt('the refresh storm on our client (1,000 concurrent calls, expired token)', () => measureRefreshStorm(server.url))
   m.theirStorm = await attempt(`the refresh storm on ${ECHO_TYPESCRIPT_SDK}'s EchoClient`, async () => {
     const { measureTheirRefreshStorm } = await import('./theirRefreshStorm.mjs')
@@ -138,6 +139,13 @@ const rows = [
     met: (s) => s.maxCommitsBefore === 0 && s.maxRequestsBefore === 0,
   }),
   baselineRow('Authorized fetch overhead: median of 10,000 loopback requests', m.overhead, {
+    ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
+    baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
+    ratio: (o) => `${o.ratio.toFixed(3)}×`,
+    budget: 'at most 1.05×',
+    met: (o) => o.ratio <= 1.05,
+  }),
+  baselineRow('useEchoFetch() overhead (the session fetch: token, origin guard, 402 watch, balance follow-up): median of 10,000 loopback requests', m.sessionOverhead, {
     ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
     baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
     ratio: (o) => `${o.ratio.toFixed(3)}×`,

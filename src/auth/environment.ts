@@ -26,8 +26,16 @@ export interface EchoEnvironment {
   logError(message: string, error: unknown): void
 }
 
-/** The real browser, read when a session starts. */
-export function browserEnvironment(): EchoEnvironment {
+/**
+ * The session's environment: `overrides` over the real browser, read when a session starts. A
+ * complete set of overrides needs no browser at all (a server, a benchmark, a test in Node).
+ */
+export function sessionEnvironment(overrides: Partial<EchoEnvironment> = {}): EchoEnvironment {
+  return typeof window === 'undefined' ? (overrides as EchoEnvironment) : { ...browserEnvironment(), ...overrides }
+}
+
+/** The real browser. */
+function browserEnvironment(): EchoEnvironment {
   const { location, history, localStorage } = window
   const locks = typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : undefined
   return {

@@ -4,7 +4,7 @@ import { setupListeners } from '@reduxjs/toolkit/query/react'
 import { sessionEchoApi } from '../api/echoApi'
 import { isGetEchoSession } from '../api/echoSessionPort'
 import { EchoSession, type SessionReporter } from '../auth/EchoSession'
-import { browserEnvironment, type EchoEnvironment } from '../auth/environment'
+import { sessionEnvironment, type EchoEnvironment } from '../auth/environment'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './authSlice'
 import { assertEchoReducers } from './assertEchoStore'
@@ -42,7 +42,7 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
         const belongs = `echo-rtk: this store's Echo session belongs to app ${session.config.appId} at ${session.config.apiUrl}; it cannot switch to another config`
         throw new Error(process.env.NODE_ENV === 'production' ? belongs : `${belongs}. Create another store (or give <EchoProvider> a new key) for another app`)
       }
-      env ??= { ...browserEnvironment(), ...environment }
+      env ??= sessionEnvironment(environment)
       session ??= new EchoSession(config, report, env)
       session.start()
       stopFocusListeners ??= typeof window === 'undefined' ? undefined : setupListeners(store.dispatch)

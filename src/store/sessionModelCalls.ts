@@ -3,6 +3,7 @@ import type { Dispatch } from '@reduxjs/toolkit'
 import { createEchoFetch } from '../api/authorizedFetch'
 import { sessionEchoApi } from '../api/echoApi'
 import { createEchoRouter } from '../api/router/createEchoRouter'
+import { urlOf } from '../api/tokenOrigins'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { EchoSession } from '../auth/EchoSession'
@@ -24,7 +25,7 @@ const SESSION_ROUTER = Symbol('echo-rtk session router')
 function billedFetch(session: EchoSession, dispatch: Dispatch): FetchFunction {
   return session.memo(BILLED_FETCH, () => {
     const { setTimeout, clearTimeout } = session.timers
-    const routerOrigin = new URL(session.config.baseRouterUrl).origin
+    const routerOrigin = `${new URL(session.config.baseRouterUrl).origin}/`
     let pending: unknown
     session.onStop(() => clearTimeout(pending))
     const refetchBalanceSoon = () => {
@@ -36,7 +37,13 @@ function billedFetch(session: EchoSession, dispatch: Dispatch): FetchFunction {
       if (response.status === 402) dispatch(insufficientFundsDetected())
       // A 401 is cured by the refresh and sent again; only the answer that counts is watched. Only
       // the router bills (and a call to Echo's own API may be the balance call itself).
-      if (response.status === 401 || originOf(input) !== routerOrigin) return response
+      if (response.status === 401 || !urlOf(input).startsWith(routerOrigin)) return response
+      // An answer of known length was billed whole before it was sent; only a stream (which has
+      // none) is billed as it goes, so only a stream is watched to its end (watching costs a copy).
+      if (response.headers.has('content-length')) {
+        refetchBalanceSoon()
+        return response
+      }
       return whenBodyEnds(response, init?.signal, refetchBalanceSoon)
     }
   })
@@ -62,8 +69,4 @@ export function sessionRouter(session: EchoSession, dispatch: Dispatch): EchoRou
   return session.memo(SESSION_ROUTER, () =>
     createEchoRouter({ baseRouterUrl: session.config.baseRouterUrl, tokenProvider: session.coordinator, fetch: billedFetch(session, dispatch) }),
   )
-}
-
-function originOf(input: RequestInfo | URL): string {
-  return new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).origin
 }

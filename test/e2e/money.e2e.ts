@@ -14,7 +14,10 @@ afterAll(async () => {
   await demo?.close()
 })
 
-const dollars = (text: string) => Number(text.replace(/[$,]/g, ''))
+const dollars = (text: string) => Number(text.replace(/[^\d.-]/g, ''))
+/** What the page shows of the paid balance and the free tier together, in dollars. */
+const shownCredit = async (page: DemoUnderTest['page']) =>
+  dollars(await shownBalance(page)) + dollars((await page.locator('[data-echo-balance-free]').textContent()) ?? '0')
 /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
 const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
   const response = await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
@@ -38,21 +41,26 @@ describe('credits and model calls in the demo', () => {
     expect(loads).toEqual([])
   })
 
-  it('streams a chat answer: text appears before the answer ends, and the balance follows the spending', async () => {
+  it('holds a useChat conversation of two turns, each streamed in, the credit going down after each answer', async () => {
     const { page } = demo
-    // The router draws the free tier first (as Echo's does): spend it all, so the paid balance moves.
-    await setDevBalance({ freeTier: 0 })
-    const before = dollars(await shownBalance(page))
-    await page.getByRole('button', { name: 'Ask' }).click()
-    const answer = page.getByLabel('Answer')
-    await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(0)
-    const partial = (await answer.textContent()) ?? ''
-    expect(await answer.getAttribute('aria-busy')).toBe('true')
-    await expect.poll(() => answer.getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
-    const full = (await answer.textContent()) ?? ''
-    expect(full.length).toBeGreaterThan(partial.length)
-    expect(full.startsWith(partial)).toBe(true)
-    await expect.poll(async () => dollars(await shownBalance(page))).toBeLessThan(before)
+    const conversation = page.getByRole('list', { name: 'Conversation' })
+    const answers = conversation.getByRole('listitem', { name: 'Assistant' })
+    for (const [turn, question] of ['What are Echo credits?', 'And how do I get more?'].entries()) {
+      const before = await shownCredit(page)
+      await page.getByLabel('Question').fill(question)
+      await page.getByRole('button', { name: 'Ask' }).click()
+      await expect.poll(async () => ((await answers.nth(turn).textContent()) ?? '').length).toBeGreaterThan(0)
+      const partial = (await answers.nth(turn).textContent()) ?? ''
+      expect(await conversation.getAttribute('aria-busy')).toBe('true')
+      await expect.poll(() => conversation.getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+      const whole = (await answers.nth(turn).textContent()) ?? ''
+      expect(whole.length).toBeGreaterThan(partial.length)
+      expect(whole.startsWith(partial)).toBe(true)
+      expect(whole).toContain(question)
+      await expect.poll(() => shownCredit(page)).toBeLessThan(before)
+    }
+    expect(await conversation.getByRole('listitem', { name: 'You' }).allTextContents()).toEqual(['What are Echo credits?', 'And how do I get more?'])
+    await page.screenshot({ path: join(ARTIFACTS, 'chat-two-turns.png'), fullPage: true })
   })
 
   it('draws an image and speaks a text through the router', async () => {
@@ -63,16 +71,19 @@ describe('credits and model calls in the demo', () => {
     await page.locator('audio[aria-label="Speech"]').waitFor()
   })
 
-  it('spends until Echo answers 402, then offers a top-up', async () => {
+  it('spends until Echo answers 402, then offers a top-up that stays until credit is back', async () => {
     const { page } = demo
-    // A dev-server control (not part of Echo): leave a few cents, so the next answers spend it.
     await setDevBalance({ balance: 0.03, freeTier: 0 })
-    for (let attempt = 0; attempt < 5; attempt += 1) {
+    const offer = page.getByText('You are out of credits. Add credits to keep going.').first()
+    for (let attempt = 0; attempt < 6 && !(await offer.isVisible()); attempt += 1) {
+      await page.getByLabel('Question').fill(`Question ${attempt}`)
       await page.getByRole('button', { name: 'Ask' }).click()
-      await expect.poll(() => page.getByLabel('Answer').getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
-      if (await page.getByText('Out of credits: add some to keep chatting.').isVisible()) break
+      await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
     }
-    await page.getByText('You are out of credits. Add credits to keep going.').first().waitFor()
+    await offer.waitFor()
+    // The balance refetched after the 402 shows what is left (at most $0.0001): the offer stays.
+    await page.waitForTimeout(3_000)
+    expect(await offer.isVisible()).toBe(true)
     await page.screenshot({ path: join(ARTIFACTS, 'top-up-offer.png'), fullPage: true })
   })
 })

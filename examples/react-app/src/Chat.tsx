@@ -1,55 +1,68 @@
-import { useRef, useState, type FormEvent } from 'react'
+import { createOpenAI } from '@ai-sdk/openai'
+import { useChat } from '@ai-sdk/react'
+import { DirectChatTransport, ToolLoopAgent, type UIMessage } from 'ai'
+import { useMemo, useState, type FormEvent } from 'react'
 
-import { isAbortError, isInsufficientFunds, useEchoRouter } from 'echo-rtk'
+import { EchoTopUp, useEcho, useEchoModelProvider } from 'echo-rtk'
 
-/** A streaming chat: the answer grows token by token; Stop cancels the request (and the billing). */
+/** Checkout opens in a new tab, which closes itself once paid and tells this tab the new balance. */
+const openCheckout = (url: string) => void window.open(url, '_blank')
+
+/** The text of a message, from its parts. */
+const textOf = (message: UIMessage) => message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
+
+/**
+ * A conversation with `useChat` on the AI SDK's `DirectChatTransport`: the model runs in this
+ * page (no server of the app's own), its calls go through the user's Echo session. Stop cancels
+ * the request and its billing; Retry asks again; a 402 offers a top-up, which stays until credit
+ * is back.
+ */
 export function Chat() {
-  const router = useEchoRouter()
+  const openai = useEchoModelProvider(createOpenAI)
+  const transport = useMemo(
+    () => new DirectChatTransport({ agent: new ToolLoopAgent({ model: openai('gpt-4o-mini'), instructions: 'You are a helpful assistant.' }) }),
+    [openai],
+  )
+  const { messages, sendMessage, status, stop, regenerate, error, clearError } = useChat({ transport })
+  const { isInsufficientFunds } = useEcho()
   const [question, setQuestion] = useState('Tell me about Echo credits')
-  const [answer, setAnswer] = useState('')
-  const [problem, setProblem] = useState<string | null>(null)
-  const running = useRef<AbortController | null>(null)
-  const [busy, setBusy] = useState(false)
+  const busy = status === 'submitted' || status === 'streaming'
 
-  async function ask(event: FormEvent) {
+  function ask(event: FormEvent) {
     event.preventDefault()
-    const controller = new AbortController()
-    running.current = controller
-    setBusy(true)
-    setAnswer('')
-    setProblem(null)
-    try {
-      const stream = await router.chat.completions.create(
-        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: question }], stream: true },
-        { signal: controller.signal },
-      )
-      for await (const chunk of stream) setAnswer((text) => text + (chunk.choices[0]?.delta.content ?? ''))
-    } catch (error) {
-      if (isInsufficientFunds(error)) setProblem('Out of credits: add some to keep chatting.')
-      else if (!isAbortError(error)) setProblem(error instanceof Error ? error.message : String(error))
-    } finally {
-      running.current = null
-      setBusy(false)
-    }
+    if (question.trim() === '') return
+    void sendMessage({ text: question })
+    setQuestion('')
   }
 
   return (
-    <section aria-labelledby="chat">
+    <section aria-labelledby="chat" className="chat">
       <h2 id="chat">Chat</h2>
-      <form onSubmit={(event) => void ask(event)}>
+      <ol className="messages" aria-label="Conversation" aria-busy={busy}>
+        {messages.map((message) => (
+          <li key={message.id} className={`message ${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
+            {textOf(message)}
+          </li>
+        ))}
+        {messages.length === 0 && <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>}
+      </ol>
+      {error !== undefined && !isInsufficientFunds && <p role="alert">{error.message}</p>}
+      <EchoTopUp className="top-up" onlyWhenOutOfCredits navigate={openCheckout} />
+      <form onSubmit={ask} className="ask">
         <label htmlFor="question">Question</label>
-        <input id="question" value={question} onChange={(event) => setQuestion(event.target.value)} />
-        <button type="submit" disabled={busy || question.trim() === ''}>
-          Ask
-        </button>
-        <button type="button" disabled={!busy} onClick={() => running.current?.abort()}>
-          Stop
-        </button>
+        <textarea id="question" rows={2} value={question} onChange={(event) => setQuestion(event.target.value)} />
+        <div className="actions">
+          <button type="submit" disabled={busy || question.trim() === ''}>
+            Ask
+          </button>
+          <button type="button" disabled={!busy} onClick={() => void stop()}>
+            Stop
+          </button>
+          <button type="button" disabled={busy || messages.length === 0} onClick={() => (clearError(), void regenerate())}>
+            Retry
+          </button>
+        </div>
       </form>
-      <output aria-label="Answer" aria-busy={busy} className="answer">
-        {answer}
-      </output>
-      {problem !== null && <p role="alert">{problem}</p>}
     </section>
   )
 }
