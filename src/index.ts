@@ -14,6 +14,8 @@ export {
   useGetUserQuery,
   useRegisterReferralMutation,
 } from './api/echoApi'
+/** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
+export { skipToken } from '@reduxjs/toolkit/query/react'
 export type { EchoUser } from './auth/echoUser'
 export type { EchoEnvironment } from './auth/environment'
 export { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './store/authSlice'

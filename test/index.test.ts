@@ -56,6 +56,7 @@ describe('echo-rtk', () => {
         "signOut",
         "signedIn",
         "signedOut",
+        "skipToken",
         "startEchoSession",
         "stopEchoSession",
         "toDisplayText",

@@ -1,6 +1,7 @@
-import { buildCreateApi, coreModule, reactHooksModule } from '@reduxjs/toolkit/query/react'
+import { buildCreateApi, coreModule, reactHooksModule, skipToken, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
 
 import { echoBaseQuery } from './echoBaseQuery'
+import { echoSessionOf } from './echoSessionPort'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
 import {
   createPaymentLinkRequest,
@@ -105,11 +106,40 @@ function hookOf<Name extends keyof typeof echoApi>(name: Name): (typeof echoApi)
   return echoApi[name]
 }
 
-export const useGetAppsQuery = /* @__PURE__ */ hookOf('useGetAppsQuery')
-export const useGetAppQuery = /* @__PURE__ */ hookOf('useGetAppQuery')
-export const useGetBalanceQuery = /* @__PURE__ */ hookOf('useGetBalanceQuery')
-export const useGetFreeBalanceQuery = /* @__PURE__ */ hookOf('useGetFreeBalanceQuery')
-export const useGetSupportedModelsQuery = /* @__PURE__ */ hookOf('useGetSupportedModelsQuery')
+type RawQueryHook = (arg: unknown, options?: unknown) => unknown
+
+/** Whether someone is signed in, read from the store's `echo` slice (the store layer defines it). */
+const isSignedIn = (state: unknown) => (state as { echo?: { auth?: { status?: unknown } } }).echo?.auth?.status === 'authenticated'
+
+/**
+ * A query hook that needs a user: while nobody is signed in it sends nothing and shows no error,
+ * as if skipped, and it runs once someone signs in (and is dropped again at sign-out, so one
+ * user's data never shows for the next). `skip` and `skipToken` work as ever. `defaultArg` fills
+ * an argument left out.
+ */
+function signedInQuery<Hook, Guarded = Hook>(hook: Hook, defaultArg?: (dispatch: ReturnType<typeof useEchoDispatch>) => unknown): Guarded {
+  return ((arg: unknown, options?: unknown) => {
+    const signedIn = useEchoSelector(isSignedIn)
+    const dispatch = useEchoDispatch()
+    const given = arg === undefined && defaultArg !== undefined && signedIn ? defaultArg(dispatch) : arg
+    const result = (hook as RawQueryHook)(signedIn ? given : skipToken, options)
+    // A skipped hook keeps showing its last data; after a sign-out that was another user's.
+    return signedIn || typeof result !== 'object' || result === null ? result : { ...result, data: undefined, currentData: undefined }
+  }) as Guarded
+}
+
+/** `useGetFreeBalanceQuery`'s type, its app id optional (`void`: it may be left out). */
+type FreeBalanceQueryHook = TypedUseQuery<FreeTierBalance, string | void, typeof echoBaseQuery>
+
+export const useGetAppsQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetAppsQuery'))
+export const useGetAppQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetAppQuery'))
+export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetBalanceQuery'))
+/** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
+export const useGetFreeBalanceQuery = /* @__PURE__ */ signedInQuery<(typeof echoApi)['useGetFreeBalanceQuery'], FreeBalanceQueryHook>(
+  hookOf('useGetFreeBalanceQuery'),
+  (dispatch) => echoSessionOf(dispatch).appId,
+)
+export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetSupportedModelsQuery'))
 export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')
-export const useGetUserQuery = /* @__PURE__ */ hookOf('useGetUserQuery')
+export const useGetUserQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetUserQuery'))
 export const useRegisterReferralMutation = /* @__PURE__ */ hookOf('useRegisterReferralMutation')

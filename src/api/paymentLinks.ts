@@ -24,3 +24,40 @@ export function isFollowablePaymentLink(url: string, apiUrl: string): boolean {
     return false
   }
 }
+
+/**
+ * Where checkout opens: in a new tab (which closes itself when checkout returns to the app), or
+ * in this tab (which the app then loads again).
+ */
+export type CheckoutIn = 'new-tab' | 'this-tab'
+
+/** The query parameter that marks the app's page as the return from checkout: `tab` or `page`. */
+const TOP_UP_RETURN = 'echo_top_up'
+
+/**
+ * `successUrl` marked as the return from a checkout opened `checkoutIn`, so the page it loads
+ * knows to tell the app's other tabs (and, in a tab the app opened for it, to close itself).
+ * @internal
+ */
+export function markTopUpReturn(successUrl: string, checkoutIn: CheckoutIn): string {
+  try {
+    const url = new URL(successUrl)
+    url.searchParams.set(TOP_UP_RETURN, checkoutIn === 'new-tab' ? 'tab' : 'page')
+    return url.href
+  } catch {
+    return successUrl
+  }
+}
+
+/**
+ * The checkout return `href` is marked as, if any: `tab` for a checkout tab the app opened,
+ * `page` for one in the app's own tab; with `href` cleaned of the mark.
+ * @internal
+ */
+export function readTopUpReturn(href: string): { openedIn: 'tab' | 'page'; cleaned: string } | null {
+  const url = new URL(href)
+  const mark = url.searchParams.get(TOP_UP_RETURN)
+  if (mark !== 'tab' && mark !== 'page') return null
+  url.searchParams.delete(TOP_UP_RETURN)
+  return { openedIn: mark, cleaned: url.href }
+}

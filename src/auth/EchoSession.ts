@@ -4,6 +4,7 @@ import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetc
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
+import { readTopUpReturn } from '../api/paymentLinks'
 import { readSignInCallback, withoutSignInParams } from './callbackUrl'
 import { withCrossTabLock } from './crossTabLock'
 import { toEchoUser, type EchoUser } from './echoUser'
@@ -30,18 +31,20 @@ export interface SessionReporter {
   signInFailed(error: EchoErrorData): void
   tokenRefreshStarted(): void
   tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
-  signedOut(): void
+  /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
+  signedOut(ended?: EchoErrorData): void
+  /** Credits were bought (in this tab or another): the balance is stale. */
+  balanceChanged(): void
 }
 
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
 const HANDOVER_GRACE_MS = 150
 
-/** What tabs say to each other on the session's BroadcastChannel. */
-type TabMessage = { type: 'tokens'; user: string }
+/** What the store is told when a session ends on its own: its refresh failed (SPEC §4 signs the user out). */
+export const SESSION_ENDED: EchoErrorData = { code: 'UNKNOWN_ERROR', message: 'Your session has ended. Sign in again.' }
 
-function isTabMessage(message: unknown): message is TabMessage {
-  return typeof message === 'object' && message !== null && (message as TabMessage).type === 'tokens' && typeof (message as TabMessage).user === 'string'
-}
+/** What tabs say to each other on the session's BroadcastChannel: rotated tokens, the session's end, credits bought. */
+type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' } | { type: 'balance' }
 
 /**
  * One store's OIDC session over oidc-client-ts: sign-in redirect with PKCE, the callback completed
@@ -128,6 +131,21 @@ export class EchoSession {
       return this.#refuseSignIn(callback.state, callback.error, callback.description)
     }
     this.#restore()
+    this.#completeTopUpReturn()
+  }
+
+  /**
+   * This page is checkout coming back (its `successUrl`): the balance is stale here and in the
+   * app's other tabs, which are told at once; the mark leaves the address bar, and a checkout tab
+   * the app opened closes itself, leaving the user in the tab they bought from.
+   */
+  #completeTopUpReturn(): void {
+    const topUp = readTopUpReturn(this.#env.location.href)
+    if (topUp === null) return
+    this.#env.history.replaceState(this.#env.history.state, '', topUp.cleaned)
+    this.#channel?.postMessage({ type: 'balance' } satisfies TabMessage)
+    this.#report.balanceChanged()
+    if (topUp.openedIn === 'tab') this.#env.closeWindow()
   }
 
   /** Stops listening and the renew timer; the session keeps its user and can start again. */
@@ -304,11 +322,14 @@ export class EchoSession {
     return renewed.access_token
   }
 
-  /** DESIGN §2: log, remove the stored user and stale state, sign out. */
+  /** DESIGN §2: log, remove the stored user and stale state, sign out, and say the session ended (here and in the other tabs). */
   async #refreshFailed(error: Error): Promise<void> {
     this.#env.logError('Token refresh failed:', error)
+    // Signed out (by the user, or by another tab) while the refresh ran: nothing more has ended.
+    if (this.#user === null) return
+    this.#channel?.postMessage({ type: 'ended' } satisfies TabMessage)
     await this.#forget({ removeStored: true })
-    this.#report.signedOut()
+    this.#report.signedOut(SESSION_ENDED)
   }
 
   async #forget({ removeStored }: { removeStored: boolean }): Promise<void> {
@@ -338,10 +359,16 @@ export class EchoSession {
     if (!this.#isExpired(stored) && isNewer(stored, this.#user)) this.#adopt(stored)
   }
 
-  /** Another tab handed over the tokens it rotated. What arrives is checked: any page may post here. */
+  /** Another tab handed over the tokens it rotated, or saw the session end. What arrives is checked: any page may post here. */
   #onTabMessage(message: unknown): void {
-    if (!isTabMessage(message)) return
-    const user = userFromStorageString(message.user)
+    const { type, user: text } = (message ?? {}) as Partial<{ type: unknown; user: unknown }>
+    if (type === 'ended' && this.#user !== null) {
+      void this.#forget({ removeStored: false })
+      return this.#report.signedOut(SESSION_ENDED)
+    }
+    if (type === 'balance') return this.#report.balanceChanged()
+    if (type !== 'tokens') return
+    const user = userFromStorageString(text)
     if (user === null) return
     this.#handedOver = newestUser([user, this.#handedOver])
     if (this.#user !== null && !this.#isExpired(user) && isNewer(user, this.#user)) this.#adopt(user)

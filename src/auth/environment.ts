@@ -24,6 +24,8 @@ export interface EchoEnvironment {
   clearTimeout(handle: unknown): void
   /** Where a failed refresh is logged. */
   logError(message: string, error: unknown): void
+  /** Closes this tab: a checkout tab the app opened, once checkout has returned to it. */
+  closeWindow(): void
 }
 
 /**
@@ -54,5 +56,6 @@ function browserEnvironment(): EchoEnvironment {
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
     clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
     logError: (message, error) => console.error(message, error),
+    closeWindow: () => window.close(),
   }
 }

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/echoReduxContext'
+import type { CheckoutIn } from '../api/paymentLinks'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsAuthenticated } from '../store/selectors'
 import { createPaymentLink } from '../store/thunks'
@@ -17,12 +18,27 @@ export interface EchoTopUpProps {
   successUrl?: string
   /** Render only once Echo has answered 402 (out of credits). */
   onlyWhenOutOfCredits?: boolean
-  /** Opens the payment link. Defaults to `window.location.assign`. */
+  /**
+   * Where checkout opens: `new-tab` (the default) or `this-tab`. A checkout tab closes itself once
+   * paid, and this tab shows the new balance at once.
+   */
+  checkoutIn?: CheckoutIn
+  /**
+   * Opens the payment link yourself (a router, a test). Left out, the link opens in a new tab (one
+   * opened at the click, so no popup blocker stops it) or, with `checkoutIn="this-tab"`, in this one.
+   */
   navigate?: (url: string) => void
   onError?: (error: Error) => void
 }
 
 const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
+
+/** An empty tab for checkout, cut off from this page (`opener` cleared); `null` when the browser refuses. */
+function openBlankTab(): Window | null {
+  const tab = window.open('', '_blank')
+  if (tab !== null) tab.opener = null
+  return tab
+}
 
 /** A number of US dollars that can be charged: finite and at least 1. */
 function isChargeableAmount(amount: number): boolean {
@@ -42,7 +58,8 @@ export function EchoTopUp({
   description,
   successUrl,
   onlyWhenOutOfCredits = false,
-  navigate = (url) => window.location.assign(url),
+  checkoutIn = 'new-tab',
+  navigate,
   onError,
 }: EchoTopUpProps): ReactElement | null {
   const { store } = useEchoContext()
@@ -56,11 +73,17 @@ export function EchoTopUp({
 
   const amount = amountText.trim() === '' ? Number.NaN : Number(amountText)
   const addCredits = async () => {
+    // Opened now, while the click still counts as the user's: a tab opened after an await may be blocked.
+    const checkoutTab = navigate === undefined && checkoutIn === 'new-tab' ? openBlankTab() : null
     setBusy(true)
     setProblem(null)
     try {
-      navigate(await store.dispatch(createPaymentLink({ amount, description, successUrl })))
+      const url = await store.dispatch(createPaymentLink({ amount, description, successUrl }, { checkoutIn: checkoutTab === null && navigate === undefined ? 'this-tab' : checkoutIn }))
+      if (navigate !== undefined) navigate(url)
+      else if (checkoutTab !== null) checkoutTab.location.replace(url)
+      else window.location.assign(url)
     } catch (error) {
+      checkoutTab?.close()
       const failure = error instanceof Error ? error : new Error('The payment link could not be created')
       setProblem(failure.message)
       onError?.(failure)

@@ -61,8 +61,9 @@ export const authSlice = createSlice({
       state.expiresAt = payload.expiresAt
       state.isRefreshing = false
     },
-    signedOut() {
-      return signedOutState
+    /** Nobody is signed in any more; `payload` says why when the user did not choose it (the session ended). */
+    signedOut(_state, { payload }: PayloadAction<EchoErrorData | undefined>) {
+      return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
     },
   },
 })

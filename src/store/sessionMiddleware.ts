@@ -92,7 +92,8 @@ function sessionReporter(dispatch: Dispatch): SessionReporter {
     signInFailed: (error) => dispatch(signInFailed(error)),
     tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
     tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
-    signedOut: () => dispatch(signedOut()),
+    signedOut: (ended) => dispatch(signedOut(ended)),
+    balanceChanged: () => dispatch(sessionEchoApi.util.invalidateTags(['Balance'])),
   }
 }
 

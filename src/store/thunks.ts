@@ -2,7 +2,8 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../api/echoApi'
 import { echoSessionOf } from '../api/echoSessionPort'
-import { isFollowablePaymentLink } from '../api/paymentLinks'
+import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
+import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
@@ -44,6 +45,16 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   return balance
 }
 
+/** Options of {@link createPaymentLink}. */
+export interface CreatePaymentLinkOptions {
+  /**
+   * Where the app opens checkout: `this-tab` (the default) or `new-tab`. The success URL is marked
+   * with it, so the page checkout returns to refetches the balance, tells the app's other tabs at
+   * once, and, when it is a tab the app opened, closes itself.
+   */
+  checkoutIn?: CheckoutIn
+}
+
 /**
  * Creates a payment link and resolves to its URL; `description` defaults to `Echo Credits` and
  * `successUrl` to the page origin. Rejects with an `EchoError`: `Not authenticated` when nobody is
@@ -51,11 +62,13 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
  * never make an app navigate to `javascript:`).
  */
 export const createPaymentLink =
-  (request: PaymentLinkRequest): EchoThunk<string> =>
+  (request: PaymentLinkRequest, { checkoutIn = 'this-tab' }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
     const { apiUrl } = sessionOf(dispatch)
-    const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(request)).unwrap().catch(rethrowAsEchoError)
+    const successUrl = request?.successUrl ?? pageOrigin()
+    const marked = successUrl === undefined ? request : { ...request, successUrl: markTopUpReturn(successUrl, checkoutIn) }
+    const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {
       throw new EchoError({ code: 'UNKNOWN_ERROR', message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`, action: 'creating payment link' })

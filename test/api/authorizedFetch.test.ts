@@ -136,6 +136,61 @@ describe('the authorized fetch', () => {
     expect(state.refreshCalls).toBe(1)
   })
 
+  it('sends nothing for a signed-out user, and rejects with "Not authenticated"', async () => {
+    const { provider, state } = rotatingTokens()
+    state.current = null
+    const requests = guardedEndpoint(() => 'token-1')
+    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', message: 'Not authenticated' })
+    expect(requests).toEqual([])
+  })
+
+  it('takes an empty-string token for no token: nothing is sent', async () => {
+    const { provider, state } = rotatingTokens('')
+    const requests = guardedEndpoint(() => '')
+    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ message: 'Not authenticated' })
+    expect(requests).toEqual([])
+    expect(state.refreshCalls).toBe(0)
+  })
+
+  it('a 401 with a fixed API key is final: one request, and the error speaks of no refresh', async () => {
+    const requests = guardedEndpoint(() => 'another-key')
+    const client = new EchoClient({ apiKey: 'fixed-key', apiUrl: API })
+    await expect(client.balance.get()).rejects.toMatchObject({ code: 'HTTP_401', message: '{"message":"Unauthorized"} while fetching balance' })
+    expect(requests).toEqual([{ authorization: 'Bearer fixed-key', retry: null }])
+  })
+
+  it('a 401 on a request whose body was a stream refreshes the token and comes back as it is: the spent body is not sent again', async () => {
+    const { provider, state } = rotatingTokens()
+    const authorizations: (string | null)[] = []
+    server.use(
+      http.post(`${API}/upload`, ({ request }) => {
+        authorizations.push(request.headers.get('authorization'))
+        return request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 })
+      }),
+    )
+    const echoFetch = createEchoFetch({ tokenProvider: provider })
+    const streamed = () => new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(new TextEncoder().encode('part')), controller.close()) })
+    const first = await echoFetch(`${API}/upload`, { method: 'POST', body: streamed(), duplex: 'half' } as RequestInit)
+    expect(first.status).toBe(401)
+    expect(state.refreshCalls).toBe(1)
+    expect(authorizations).toEqual(['Bearer token-1'])
+    const next = await echoFetch(`${API}/upload`, { method: 'POST', body: streamed(), duplex: 'half' } as RequestInit)
+    expect(next.status).toBe(200)
+  })
+
+  it('a 401 without a body is retried after the refresh like any other', async () => {
+    const { provider } = rotatingTokens()
+    const sent: string[] = []
+    const fetch = (_input: RequestInfo | URL, init?: RequestInit) => {
+      const authorization = new Headers(init?.headers).get('authorization')!
+      sent.push(authorization)
+      return Promise.resolve(authorization === 'Bearer token-2' ? new Response('{}') : new Response(null, { status: 401 }))
+    }
+    const response = await createEchoFetch({ tokenProvider: provider, fetch })(`${API}/api/v1/balance`)
+    expect(response.status).toBe(200)
+    expect(sent).toEqual(['Bearer token-1', 'Bearer token-2'])
+  })
+
   describe('refresh failure', () => {
     const failingTokens = (error: Error) => {
       const errors: Error[] = []

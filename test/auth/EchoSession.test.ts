@@ -370,3 +370,73 @@ describe('what other tabs and storage hand over', () => {
     await vi.waitFor(() => expect(store.getState().echo.balance.status).not.toBe('loading'))
   })
 })
+
+describe('a session that ends on its own', () => {
+  const openChannel = (name: string) => new BroadcastChannel(name)
+
+  it('says so, here and in the other tabs, until the next sign-in starts; status is unauthenticated', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo, { openChannel })
+    const otherTab = newStore({ openChannel })
+    expect(auth(otherTab).status).toBe('authenticated')
+    echo.failRefreshes()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 16_000)
+    await expect(store.dispatch(getToken())).resolves.toBeNull()
+    const ended = { status: 'unauthenticated', user: null, error: { message: 'Your session has ended. Sign in again.' } }
+    await vi.waitFor(() => expect(auth(store)).toMatchObject(ended))
+    await vi.waitFor(() => expect(auth(otherTab)).toMatchObject(ended))
+    await store.dispatch(signIn())
+    expect(auth(store)).toMatchObject({ status: 'loading', error: null })
+  })
+
+  it('a sign-out of the user\'s own is not an ended session: no message', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    await store.dispatch(signOut())
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: null })
+  })
+
+  it('a stored session whose renew fails at start-up has ended too', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    await signInThroughEcho(echo)
+    echo.failRefreshes()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 20_000)
+    const store = newStore()
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { message: 'Your session has ended. Sign in again.' } }))
+  })
+})
+
+describe('checkout coming back (a top-up)', () => {
+  const openChannel = (name: string) => new BroadcastChannel(name)
+
+  it.each([
+    ['a checkout tab the app opened', 'tab', 1],
+    ['checkout in the app\'s own tab', 'page', 0],
+  ])('%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar', async (_name, mark, closes) => {
+    const echo = fakeEcho()
+    const firstTab = await signInThroughEcho(echo, { openChannel })
+    const balanceCalls = echo.counts.balance
+    echo.setBalance(22.5)
+    window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
+    const closeWindow = vi.fn()
+    newStore({ openChannel, closeWindow })
+    expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
+    expect(closeWindow).toHaveBeenCalledTimes(closes)
+    await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
+    expect(echo.counts.balance).toBeGreaterThan(balanceCalls)
+  })
+
+  it('a page without the mark tells nobody and closes nothing', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo, { openChannel })
+    const closeWindow = vi.fn()
+    window.history.replaceState(null, '', '/?echo_top_up=yes-please')
+    newStore({ openChannel, closeWindow })
+    expect(window.location.search).toBe('?echo_top_up=yes-please')
+    expect(closeWindow).not.toHaveBeenCalled()
+  })
+})

@@ -30,6 +30,51 @@ describe('EchoTopUp', () => {
     expect(echo.counts.paymentLinks).toBe(1)
   })
 
+  it('opens checkout in a tab of its own, opened at the click and cut off from this page, and marks the return as that tab', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    const bodies: { successUrl?: string }[] = []
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
+        bodies.push((await request.json()) as { successUrl?: string })
+        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://checkout.echo.test/l1' } })
+      }),
+    )
+    const checkoutTab = { opener: window as unknown, location: { replace: vi.fn() }, close: vi.fn() }
+    const open = vi.spyOn(window, 'open').mockReturnValue(checkoutTab as unknown as Window)
+    renderWithEcho(<EchoTopUp />, { store })
+    await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
+    expect(open).toHaveBeenCalledWith('', '_blank')
+    expect(checkoutTab.opener).toBeNull()
+    expect(checkoutTab.location.replace).toHaveBeenCalledWith('https://checkout.echo.test/l1')
+    expect(bodies).toEqual([{ amount: 10, description: 'Echo Credits', successUrl: `${window.location.origin}/?echo_top_up=tab` }])
+  })
+
+  it('closes the tab it opened when the link cannot be made', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 503 })))
+    const checkoutTab = { opener: null, location: { replace: vi.fn() }, close: vi.fn() }
+    vi.spyOn(window, 'open').mockReturnValue(checkoutTab as unknown as Window)
+    renderWithEcho(<EchoTopUp />, { store })
+    await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
+    expect(checkoutTab.close).toHaveBeenCalled()
+    expect(screen.getByRole('alert').textContent).toBe('{"message":"Stripe is down"} while creating payment link')
+  })
+
+  it('with checkoutIn="this-tab" and its own navigate, marks the return as this page', async () => {
+    const bodies: { successUrl?: string }[] = []
+    const { button, navigate } = await topUp({ checkoutIn: 'this-tab', successUrl: 'https://app.test/billing?plan=pro' })
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
+        bodies.push((await request.json()) as { successUrl?: string })
+        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://checkout.echo.test/l1' } })
+      }),
+    )
+    await userEvent.click(button)
+    expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/l1')
+    expect(bodies[0]?.successUrl).toBe('https://app.test/billing?plan=pro&echo_top_up=page')
+  })
+
   it.each(['', '0.5', '0', '-3', 'e'])('refuses an amount of %j: Add credits is disabled', async (typed) => {
     const { amount, button } = await topUp()
     await userEvent.clear(amount)

@@ -7,6 +7,7 @@ import {
   createPaymentLink,
   EchoError,
   getEchoFetch,
+  insufficientFundsDetected,
   echoApi,
   echoMiddleware,
   echoReducers,
@@ -134,6 +135,21 @@ describe('balance', () => {
     await expect(store.dispatch(refreshBalance())).resolves.toMatchObject({ balance: 40 })
     expect(echo.counts.balance).toBe(requestsBefore + 1)
     expect(store.getState().echo.balance.balance?.balance).toBe(40)
+  })
+
+  it('out of credits stays until credit really returns: more than $0.0001 paid or free (what a 402 can leave)', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    store.dispatch(insufficientFundsDetected())
+    echo.setBalance(0.0001)
+    await store.dispatch(refreshBalance())
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
+    echo.setBalance(-0.02)
+    await store.dispatch(refreshBalance())
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
+    echo.setBalance(0.5)
+    await store.dispatch(refreshBalance())
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(false)
   })
 
   it('refreshBalance() rejects, never resolves undefined, when the user signs out while it runs', async () => {
