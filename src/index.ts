@@ -38,6 +38,8 @@ export {
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/sessionMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/sessionMiddleware'
 export { createPaymentLink, getEchoFetch, getEchoRouter, getToken, refreshBalance, signIn, signOut } from './store/thunks'
+export { EchoAccount } from './components/EchoAccount'
+export type { EchoAccountProps } from './components/EchoAccount'
 export { EchoBalance, formatUsd } from './components/EchoBalance'
 export type { EchoBalanceProps } from './components/EchoBalance'
 export { EchoProvider } from './components/EchoProvider'

@@ -12,6 +12,7 @@ describe('echo-rtk', () => {
         "DEFAULT_ROUTER_URL",
         "DEFAULT_SCOPE",
         "DISPLAY_TEXT_LIMIT",
+        "EchoAccount",
         "EchoBalance",
         "EchoClient",
         "EchoError",

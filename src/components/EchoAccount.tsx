@@ -1,0 +1,103 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from 'react'
+
+import { useEchoSelector } from '../api/echoReduxContext'
+import { toDisplayText } from '../auth/displayText'
+import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
+import type { EchoRootState } from '../store/echoReducer'
+import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated } from '../store/selectors'
+import { EchoBalance, formatUsd } from './EchoBalance'
+import { EchoSignIn } from './EchoSignIn'
+import { EchoSignOut } from './EchoSignOut'
+import { EchoTopUp } from './EchoTopUp'
+import { Logo } from './Logo'
+
+/** Props of {@link EchoAccount}. */
+export interface EchoAccountProps {
+  /** On the root element; its parts carry `data-echo-account-button` and `data-echo-account-panel` to style by. */
+  className?: string
+}
+
+const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
+
+/** What the user can spend, paid and free together; `null` until the balance is known. */
+function selectCredit(state: EchoRootState): number | null {
+  const paid = paidBalanceOf(selectBalance(state))
+  return paid === null ? null : paid + (freeTierLeftOf(selectFreeTierBalance(state)) ?? 0)
+}
+
+/**
+ * One control for an app bar. Signed out: the sign-in button. Signed in: a button showing the
+ * credit left that opens a panel with the balance, the top-up and the sign-out; after a 402 the
+ * panel opens by itself with the out-of-credits line. A real button with `aria-expanded`; Escape
+ * closes the panel and puts the focus back on the button. Injects no CSS: the closed panel is
+ * `hidden`, and where it sits is the app's to style.
+ *
+ * @example
+ * <header><h1>My app</h1><EchoAccount className="account" /></header>
+ */
+export function EchoAccount({ className }: EchoAccountProps): ReactElement {
+  const isAuthenticated = useEchoSelector(selectIsAuthenticated)
+  const user = useEchoSelector(selectEchoUser)
+  const credit = useEchoSelector(selectCredit)
+  const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const root = useRef<HTMLDivElement>(null)
+  const panelId = useId()
+
+  // A 402 opens the panel on its own, so the top-up is offered where the user looks for it.
+  const [wasOutOfCredits, setWasOutOfCredits] = useState(outOfCredits)
+  if (outOfCredits !== wasOutOfCredits) {
+    setWasOutOfCredits(outOfCredits)
+    if (outOfCredits) setOpen(true)
+  }
+
+  // A press outside closes the panel, as a menu would.
+  useEffect(() => {
+    if (!open) return undefined
+    const closeOutside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('pointerdown', closeOutside)
+    return () => document.removeEventListener('pointerdown', closeOutside)
+  }, [open])
+
+  if (!isAuthenticated) {
+    // Whoever signs in next starts with the panel closed.
+    if (open) setOpen(false)
+    return (
+      <div className={className} data-echo-account="signed-out">
+        <EchoSignIn />
+      </div>
+    )
+  }
+
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return
+    event.stopPropagation()
+    setOpen(false)
+    button.current?.focus()
+  }
+  const shownCredit = credit === null ? '…' : formatUsd(credit)
+  return (
+    <div ref={root} className={className} data-echo-account={open ? 'open' : 'closed'} onKeyDown={closeOnEscape}>
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={`Echo credits ${shownCredit}`}
+        onClick={() => setOpen((isOpen) => !isOpen)}
+        data-echo-account-button=""
+      >
+        <Logo /> {shownCredit}
+      </button>
+      <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="">
+        {user !== null && <p data-echo-account-user="">{toDisplayText(user.name ?? user.email ?? '')}</p>}
+        <EchoBalance />
+        <EchoTopUp />
+        <EchoSignOut />
+      </div>
+    </div>
+  )
+}
