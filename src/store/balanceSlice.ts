@@ -4,7 +4,7 @@ import { sessionEchoApi } from '../api/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { signedOut } from './authSlice'
-import { hasCredit } from './creditAmounts'
+import { showsFreeCredit, showsPaidCredit } from './creditAmounts'
 
 export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
 
@@ -54,7 +54,8 @@ export const balanceSlice = createSlice({
         state.balance = payload
         state.status = 'succeeded'
         state.error = null
-        if (hasCredit(payload, state.freeTierBalance)) state.isInsufficientFunds = false
+        // Each answer speaks for itself: the other figure may be older than the 402 (and wrong since).
+        if (showsPaidCredit(payload)) state.isInsufficientFunds = false
       })
       .addMatcher(getBalance.matchRejected, (state, { payload, meta }) => {
         if (meta.aborted || meta.condition) return
@@ -63,7 +64,7 @@ export const balanceSlice = createSlice({
       })
       .addMatcher(getFreeBalance.matchFulfilled, (state, { payload }) => {
         state.freeTierBalance = payload
-        if (hasCredit(state.balance, payload)) state.isInsufficientFunds = false
+        if (showsFreeCredit(payload)) state.isInsufficientFunds = false
       })
       .addMatcher(createPaymentLink.matchPending, (state) => {
         state.paymentError = null

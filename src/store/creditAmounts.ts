@@ -25,7 +25,12 @@ export function freeTierLeftOf(freeTier: FreeTierBalance | null): number | null 
   return left === null ? null : Math.max(left, 0)
 }
 
-/** Whether the user has credit again, paid or free: more than what Echo's router counts as spent. */
-export function hasCredit(balance: Balance | null, freeTier: FreeTierBalance | null): boolean {
-  return (paidBalanceOf(balance) ?? 0) > SPENT_AT_OR_BELOW_USD || (freeTierLeftOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
+/** Whether a paid balance shows credit: more than what Echo's router counts as spent. */
+export function showsPaidCredit(balance: Balance | null): boolean {
+  return (paidBalanceOf(balance) ?? 0) > SPENT_AT_OR_BELOW_USD
+}
+
+/** Whether a free tier shows credit left: more than what Echo's router counts as spent. */
+export function showsFreeCredit(freeTier: FreeTierBalance | null): boolean {
+  return (freeTierLeftOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
 }

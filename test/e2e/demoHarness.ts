@@ -28,6 +28,10 @@ export interface DemoUnderTest {
   testUser: { email: string; password: string; name: string; balance: number }
   browser: BrowserContext
   page: Page
+  /** Stops the local Echo and starts a new one on the same ports: every grant and token is gone. */
+  restartEcho(): Promise<void>
+  /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
+  setLeft(left: { balance?: number; freeTier?: number }): Promise<void>
   close(): Promise<void>
 }
 
@@ -47,16 +51,28 @@ export async function openDemo({ accessTtl = 900, autoLogin = false } = {}): Pro
     throw error
   }
   await mkdir(ARTIFACTS, { recursive: true })
-  const local = demo.devServer!
+  let local = demo.devServer!
+  const { apiUrl, routerUrl } = local
   return {
     appUrl: demo.appUrl,
-    apiUrl: local.apiUrl,
-    routerUrl: local.routerUrl,
+    apiUrl,
+    routerUrl,
     testUser: local.testUser,
     browser,
     page: browser.pages()[0] ?? (await browser.newPage()),
+    restartEcho: async () => {
+      const { settings } = local
+      await local.close()
+      const { startDevServer } = await import('../../dev-server/startDevServer.mjs')
+      local = await startDevServer({ ...settings, port: Number(new URL(apiUrl).port), routerPort: Number(new URL(routerUrl).port) })
+    },
+    setLeft: async (left) => {
+      const response = await fetch(`${apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
+      if (!response.ok) throw new Error(`/dev/balance answered ${response.status}`)
+    },
     close: async () => {
       await browser.close()
+      await local.close()
       await demo.close()
       await rm(profile, { recursive: true, force: true })
     },
@@ -67,13 +83,57 @@ export async function openDemo({ accessTtl = 900, autoLogin = false } = {}): Pro
 export async function signInThroughPages(page: Page, demo: DemoUnderTest): Promise<void> {
   await page.goto(demo.appUrl)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByLabel('Password').fill(demo.testUser.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('button', { name: 'Allow' }).click()
-  await page.getByText(`Signed in as ${demo.testUser.name}`).waitFor()
+  // Echo asks for the password and the consent unless this browser already gave them.
+  const login = page.getByLabel('Password')
+  const consent = page.getByRole('button', { name: 'Allow' })
+  await Promise.race([login.waitFor(), consent.waitFor(), accountButton(page).waitFor()])
+  if (await login.isVisible()) {
+    await login.fill(demo.testUser.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await Promise.race([consent.waitFor(), accountButton(page).waitFor()])
+  }
+  if (await consent.isVisible()) await consent.click()
+  await accountButton(page).waitFor()
 }
 
-/** The paid balance the page shows, e.g. `$10.00`. */
+/** `<EchoAccount>`'s button once signed in: it shows the credit and opens the account panel. */
+export function accountButton(page: Page) {
+  return page.getByRole('button', { name: /^Echo credits / })
+}
+
+/** The account panel, opened if it is closed. */
+export async function openAccount(page: Page) {
+  const button = accountButton(page)
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click()
+  return page.getByRole('region', { name: 'Echo account' })
+}
+
+/**
+ * What the pages of a browser log as errors and the answers they get with 404 or any other
+ * failing status, for a test to say which it expected.
+ */
+export function watchProblems(browser: BrowserContext) {
+  const problems: string[] = []
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+    })
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${new URL(response.url()).pathname}`)
+    })
+  }
+  for (const page of browser.pages()) watch(page)
+  browser.on('page', watch)
+  return problems
+}
+
+/** The paid balance the page's Credits card shows, e.g. `$10.00`. */
 export async function shownBalance(page: Page): Promise<string> {
-  return (await page.locator('[data-echo-balance-paid]').textContent()) ?? ''
+  return (await page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-paid]').textContent()) ?? ''
+}
+
+/** What is left of the free tier, as the Credits card shows it, e.g. `Free tier $0.50` -> `$0.50`. */
+export async function shownFreeTier(page: Page): Promise<string> {
+  return ((await page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-free]').textContent()) ?? '').replace(/^\s*Free tier\s*/, '')
 }

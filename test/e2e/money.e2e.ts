@@ -2,22 +2,28 @@ import { join } from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ARTIFACTS, openDemo, shownBalance, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import { ARTIFACTS, openDemo, shownBalance, shownFreeTier, signInThroughPages, type DemoUnderTest } from './demoHarness'
 
 let demo: DemoUnderTest
 beforeAll(async () => {
   demo = await openDemo()
   await signInThroughPages(demo.page, demo)
-  await demo.page.getByText('$10.00').waitFor()
+  await demo.page.getByRole('region', { name: 'Credits' }).getByText('$10.00').waitFor()
 })
 afterAll(async () => {
   await demo?.close()
 })
 
+/** Asks the demo's chat one question and waits for the answer (or the failure) to settle. */
+async function ask(page: DemoUnderTest['page'], question: string) {
+  await page.getByLabel('Question').fill(question)
+  await page.getByRole('button', { name: 'Ask' }).click()
+  await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+}
 const dollars = (text: string) => Number(text.replace(/[^\d.-]/g, ''))
 /** What the page shows of the paid balance and the free tier together, in dollars. */
 const shownCredit = async (page: DemoUnderTest['page']) =>
-  dollars(await shownBalance(page)) + dollars((await page.locator('[data-echo-balance-free]').textContent()) ?? '0')
+  dollars(await shownBalance(page)) + dollars(await shownFreeTier(page))
 /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
 const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
   const response = await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
@@ -25,20 +31,22 @@ const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
 }
 
 describe('credits and model calls in the demo', () => {
-  it('tops up in a checkout tab, and the balance rises here without a reload', async () => {
+  it('tops up in a checkout tab that closes itself once paid; this tab shows the new balance within 2 s, no focus, no reload', async () => {
     const { page, browser } = demo
     const loads: string[] = []
     page.on('load', () => loads.push(page.url()))
-    await page.getByLabel('Amount (USD)').first().fill('5')
-    const [checkout] = await Promise.all([browser.waitForEvent('page'), page.getByRole('button', { name: 'Add credits' }).first().click()])
+    const before = dollars(await shownBalance(page))
+    const credits = page.getByRole('region', { name: 'Credits' })
+    await credits.getByLabel('Amount (USD)').fill('5')
+    const [checkout] = await Promise.all([browser.waitForEvent('page'), credits.getByRole('button', { name: 'Add credits' }).click()])
     await checkout.getByRole('button', { name: /^Pay/ }).click()
-    await checkout.waitForURL((url) => url.href.startsWith(demo.appUrl))
-    await checkout.close()
-    await page.bringToFront()
-    // Coming back to the tab is a window focus for the page, which refetches the balance.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
-    await expect.poll(() => shownBalance(page)).toBe('$15.00')
+    const closed = new Promise<void>((resolve) => checkout.once('close', () => resolve()))
+    const paidAt = Date.now()
+    await closed
+    await expect.poll(() => shownBalance(page), { timeout: 2_000 }).toBe(`$${(before + 5).toFixed(2)}`)
+    expect(Date.now() - paidAt).toBeLessThan(4_000)
     expect(loads).toEqual([])
+    expect(page.url()).toBe(`${demo.appUrl}/`)
   })
 
   it('holds a useChat conversation of two turns, each streamed in, the credit going down after each answer', async () => {
@@ -71,16 +79,22 @@ describe('credits and model calls in the demo', () => {
     await page.locator('audio[aria-label="Speech"]').waitFor()
   })
 
-  it('spends until Echo answers 402, then offers a top-up that stays until credit is back', async () => {
+  it('draws the free tier first, then the paid balance; at the 402 the offer appears and is still there 3 s later', async () => {
     const { page } = demo
-    await setDevBalance({ balance: 0.03, freeTier: 0 })
+    await setDevBalance({ balance: 0.05, freeTier: 0.1 })
+    await page.reload()
+    await expect.poll(() => shownBalance(page)).toBe('$0.05')
+    const free = async () => dollars(await shownFreeTier(page))
+    expect(await free()).toBe(0.1)
+    await ask(page, 'First, from the free tier')
+    await expect.poll(free).toBeLessThan(0.1)
+    expect(await shownBalance(page)).toBe('$0.05')
     const offer = page.getByText('You are out of credits. Add credits to keep going.').first()
-    for (let attempt = 0; attempt < 6 && !(await offer.isVisible()); attempt += 1) {
-      await page.getByLabel('Question').fill(`Question ${attempt}`)
-      await page.getByRole('button', { name: 'Ask' }).click()
-      await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
-    }
+    for (let attempt = 0; attempt < 8 && !(await offer.isVisible()); attempt += 1) await ask(page, `Question ${attempt}`)
     await offer.waitFor()
+    // The free tier went first; the paid balance paid for the rest.
+    expect(await free()).toBe(0)
+    expect(dollars(await shownBalance(page))).toBeLessThan(0.05)
     // The balance refetched after the 402 shows what is left (at most $0.0001): the offer stays.
     await page.waitForTimeout(3_000)
     expect(await offer.isVisible()).toBe(true)

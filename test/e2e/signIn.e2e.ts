@@ -2,7 +2,7 @@ import { join } from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ARTIFACTS, openDemo, shownBalance, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import { accountButton, ARTIFACTS, openAccount, openDemo, shownBalance, signInThroughPages, type DemoUnderTest } from './demoHarness'
 
 let demo: DemoUnderTest
 beforeAll(async () => {
@@ -16,7 +16,8 @@ describe('signing in to the demo through the real pages', () => {
   it('goes through Echo login and consent, and comes back signed in with the balance', async () => {
     const { page } = demo
     await signInThroughPages(page, demo)
-    expect(await page.getByText(/Signed in as/).textContent()).toBe(` Signed in as ${demo.testUser.name}`)
+    expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(demo.testUser.name)
+    await page.keyboard.press('Escape')
     const address = new URL(page.url())
     expect(address.searchParams.has('code')).toBe(false)
     expect(address.searchParams.has('state')).toBe(false)
@@ -29,7 +30,7 @@ describe('signing in to the demo through the real pages', () => {
     const visited: string[] = []
     page.on('framenavigated', (frame) => visited.push(frame.url()))
     await page.reload()
-    await page.getByText(`Signed in as ${demo.testUser.name}`).waitFor()
+    await accountButton(page).waitFor()
     expect(visited.filter((url) => url.startsWith(demo.apiUrl))).toEqual([])
   })
 })

@@ -152,6 +152,30 @@ describe('balance', () => {
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(false)
   })
 
+  it('out of credits is judged on fresh figures only: a paid balance answered first is not cleared by the free tier known before the 402', async () => {
+    const echo = fakeEcho()
+    let freeLeft = 0.9
+    let answerFreeTier = (): void => undefined
+    server.use(
+      http.post(`${ECHO}/api/v1/balance/free`, async () => {
+        if (freeLeft === 0) await new Promise<void>((resolve) => (answerFreeTier = resolve))
+        return HttpResponse.json({ spendPoolBalance: 5, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 1 - freeLeft, spendLimit: 1, amountLeft: freeLeft } })
+      }),
+    )
+    const store = await signInThroughEcho(echo)
+    await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.userSpendInfo.amountLeft).toBe(0.9))
+    // The router drew the free tier to nothing and answered 402; the balance refetch comes back in two halves.
+    freeLeft = 0
+    echo.setBalance(0.0001)
+    store.dispatch(insufficientFundsDetected())
+    const refreshing = store.dispatch(refreshBalance())
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(0.0001))
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
+    answerFreeTier()
+    await refreshing
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
+  })
+
   it('refreshBalance() rejects, never resolves undefined, when the user signs out while it runs', async () => {
     const store = await signInThroughEcho(fakeEcho())
     let answerBalance = (): void => undefined

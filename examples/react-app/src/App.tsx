@@ -1,12 +1,9 @@
-import { EchoBalance, EchoProvider, EchoSignIn, EchoSignOut, EchoTopUp, Logo, SignedIn, SignedOut, useEcho } from 'echo-rtk'
+import { EchoAccount, EchoBalance, EchoProvider, EchoTopUp, Logo, SignedIn, SignedOut, useEcho } from 'echo-rtk'
 
 import { Chat } from './Chat'
 import { echoConfig } from './echoConfig'
 import { ImageMaker } from './ImageMaker'
 import { Speech } from './Speech'
-
-/** Checkout opens in a new tab; coming back to this one refetches the balance. */
-const openCheckout = (url: string) => void window.open(url, '_blank')
 
 function ErrorLine() {
   const { error } = useEcho()
@@ -20,21 +17,21 @@ export function App() {
         <h1>
           <Logo size={22} /> echo-rtk demo
         </h1>
-        <EchoSignIn className="sign-in" />
-        <SignedIn>
-          <EchoSignOut className="quiet" />
-        </SignedIn>
+        <EchoAccount className="account" />
       </header>
       <ErrorLine />
       <SignedOut>
-        <p className="hint">Sign in with Echo to see your credits and call models with them.</p>
+        <section className="welcome" aria-labelledby="welcome">
+          <h2 id="welcome">Your AI credits, in any app</h2>
+          <p>Sign in with Echo (the button at the top) to see your credits, top them up, and chat, draw and speak with them.</p>
+        </section>
       </SignedOut>
       <SignedIn>
         <main className="grid">
-          <section aria-labelledby="credits">
+          <section aria-labelledby="credits" className="credits">
             <h2 id="credits">Credits</h2>
             <EchoBalance className="balance" />
-            <EchoTopUp className="top-up" navigate={openCheckout} />
+            <EchoTopUp className="top-up" />
           </section>
           <Chat />
           <ImageMaker />

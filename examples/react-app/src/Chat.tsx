@@ -1,12 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { useChat } from '@ai-sdk/react'
 import { DirectChatTransport, ToolLoopAgent, type UIMessage } from 'ai'
-import { useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 
-import { EchoTopUp, useEcho, useEchoModelProvider } from 'echo-rtk'
-
-/** Checkout opens in a new tab, which closes itself once paid and tells this tab the new balance. */
-const openCheckout = (url: string) => void window.open(url, '_blank')
+import { useEcho, useEchoModelProvider } from 'echo-rtk'
 
 /** The text of a message, from its parts. */
 const textOf = (message: UIMessage) => message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
@@ -14,19 +11,30 @@ const textOf = (message: UIMessage) => message.parts.map((part) => (part.type ==
 /**
  * A conversation with `useChat` on the AI SDK's `DirectChatTransport`: the model runs in this
  * page (no server of the app's own), its calls go through the user's Echo session. Stop cancels
- * the request and its billing; Retry asks again; a 402 offers a top-up, which stays until credit
- * is back.
+ * the request and its billing; Retry asks again. A 402 opens the account panel with its top-up
+ * (`<EchoAccount>` does that by itself); here it only says why the answer stopped.
  */
 export function Chat() {
   const openai = useEchoModelProvider(createOpenAI)
   const transport = useMemo(
-    () => new DirectChatTransport({ agent: new ToolLoopAgent({ model: openai('gpt-4o-mini'), instructions: 'You are a helpful assistant.' }) }),
+    () =>
+      new DirectChatTransport({
+        // The failure is shown below (and a 402 opens the account panel): nothing to log as well.
+        agent: new ToolLoopAgent({ model: openai('gpt-4o-mini'), instructions: 'You are a helpful assistant.', onError: () => undefined }),
+        onError: (error) => (error instanceof Error ? error.message : String(error)),
+      }),
     [openai],
   )
   const { messages, sendMessage, status, stop, regenerate, error, clearError } = useChat({ transport })
   const { isInsufficientFunds } = useEcho()
   const [question, setQuestion] = useState('Tell me about Echo credits')
   const busy = status === 'submitted' || status === 'streaming'
+  const conversation = useRef<HTMLOListElement>(null)
+
+  // The newest words stay in view as the answer streams in.
+  useEffect(() => {
+    conversation.current?.scrollTo({ top: conversation.current.scrollHeight })
+  }, [messages])
 
   function ask(event: FormEvent) {
     event.preventDefault()
@@ -38,7 +46,7 @@ export function Chat() {
   return (
     <section aria-labelledby="chat" className="chat">
       <h2 id="chat">Chat</h2>
-      <ol className="messages" aria-label="Conversation" aria-busy={busy}>
+      <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy}>
         {messages.map((message) => (
           <li key={message.id} className={`message ${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
             {textOf(message)}
@@ -46,11 +54,22 @@ export function Chat() {
         ))}
         {messages.length === 0 && <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>}
       </ol>
-      {error !== undefined && !isInsufficientFunds && <p role="alert">{error.message}</p>}
-      <EchoTopUp className="top-up" onlyWhenOutOfCredits navigate={openCheckout} />
+      {isInsufficientFunds ? (
+        <p role="alert">Out of credits: add some to keep chatting.</p>
+      ) : (
+        error !== undefined && <p role="alert">{error.message}</p>
+      )}
       <form onSubmit={ask} className="ask">
         <label htmlFor="question">Question</label>
-        <textarea id="question" rows={2} value={question} onChange={(event) => setQuestion(event.target.value)} />
+        <textarea
+          id="question"
+          rows={2}
+          value={question}
+          onChange={(event) => setQuestion(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey) ask(event)
+          }}
+        />
         <div className="actions">
           <button type="submit" disabled={busy || question.trim() === ''}>
             Ask

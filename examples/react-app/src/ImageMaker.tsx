@@ -8,7 +8,7 @@ import { useModelCall } from './useModelCall'
 export function ImageMaker() {
   const router = useEchoRouter()
   const [prompt, setPrompt] = useState('A lighthouse at dawn')
-  const [image, setImage] = useState<string | null>(null)
+  const [image, setImage] = useState<{ src: string; prompt: string } | null>(null)
   const { busy, problem, run } = useModelCall()
 
   function make(event: FormEvent) {
@@ -16,7 +16,8 @@ export function ImageMaker() {
     void run(async () => {
       const { data } = await router.images.generate({ model: 'gpt-image-1', prompt, n: 1 })
       const first = data[0]
-      setImage(first?.b64_json ? `data:image/png;base64,${first.b64_json}` : (first?.url ?? null))
+      const src = first?.b64_json ? `data:image/png;base64,${first.b64_json}` : first?.url
+      setImage(src === undefined ? null : { src, prompt })
     })
   }
 
@@ -30,7 +31,9 @@ export function ImageMaker() {
           Draw
         </button>
       </form>
-      {image !== null && <img src={image} alt={`Generated: ${prompt}`} width={128} height={128} />}
+      <div className="picture" aria-busy={busy}>
+        {image === null ? <span>{busy ? 'Drawing…' : 'Your image appears here.'}</span> : <img src={image.src} alt={`Generated: ${image.prompt}`} />}
+      </div>
       {problem !== null && <p role="alert">{problem}</p>}
     </section>
   )

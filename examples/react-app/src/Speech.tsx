@@ -31,7 +31,7 @@ export function Speech() {
           Speak
         </button>
       </form>
-      {audioUrl !== null && <audio controls src={audioUrl} aria-label="Speech" />}
+      {audioUrl !== null && <audio className="player" controls src={audioUrl} aria-label="Speech" />}
       {problem !== null && <p role="alert">{problem}</p>}
     </section>
   )
