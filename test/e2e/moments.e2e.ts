@@ -21,7 +21,7 @@ afterAll(async () => {
 })
 
 /** Saves `page` as `<state>-desktop.png`, and the same state on a 390 px wide phone as `<state>-phone.png`. */
-async function screenshots(page: Page, state: string, prepare: (page: Page) => Promise<void> = async () => undefined) {
+async function screenshots(page: Page, state: string, prepare: (page: Page) => Promise<void> = () => Promise.resolve()) {
   await page.screenshot({ path: join(SCREENSHOTS, `${state}-desktop.png`) })
   const phone = await demo.browser.newPage()
   await phone.setViewportSize({ width: 390, height: 844 })
