@@ -48,6 +48,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The demo's own tests, written as an app team writes them (echo-rtk and echo-rtk/testing only).
+          name: 'example',
+          environment: 'jsdom',
+          include: ['examples/react-app/test/**/*.test.tsx'],
+          setupFiles: ['examples/react-app/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.tsx'],

@@ -16,7 +16,8 @@ export {
 } from './api/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query/react'
-export type { EchoUser } from './auth/echoUser'
+export type { EchoUser, UserInfoClaims } from './auth/echoUser'
+export type { SignInOptions } from './auth/EchoSession'
 export type { EchoEnvironment } from './auth/environment'
 export { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './store/authSlice'
 export type { AuthState, AuthStatus, SignedInPayload, TokenRefreshedPayload } from './store/authSlice'

@@ -13,8 +13,14 @@ import type { EchoEnvironment } from './environment'
 import { oidcSettings, storedUserKey } from './oidcSettings'
 import { redirectNavigator } from './redirectNavigator'
 import { isRenewDue, renewAtMs, renewTimerDelayMs } from './renewSchedule'
-import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser, removeSignInStates, userFromStorageString } from './storedUser'
+import { expiresAtMs, isNewer, isOwnSignInState, newestUser, otherStoredUserKeys, readStoredUser, removeSignInStates, userFromStorageString } from './storedUser'
 import { fetchUserInfo } from './userInfo'
+
+/** Options of a sign-in. */
+export interface SignInOptions {
+  /** Leaves for Echo's sign-in page at `url` instead of `window.location.assign(url)`. */
+  navigate?: ((url: string) => void) | undefined
+}
 
 /** What the store is told when someone is signed in. */
 export interface SessionSnapshot {
@@ -77,6 +83,8 @@ export class EchoSession {
   #teardown: (() => void)[] = []
   #callback: Promise<void> | undefined
   #callbackSeen = false
+  /** Where this sign-in leaves for Echo's page, when the caller says (a test, a router). */
+  #leaveFor: ((url: string) => void) | undefined
   readonly #memo = new Map<symbol, unknown>()
   readonly #stopHooks: (() => void)[] = []
 
@@ -86,7 +94,7 @@ export class EchoSession {
     this.#report = report
     this.#userKey = storedUserKey(config)
     this.#lockName = `echo-rtk:refresh:${config.apiUrl}:${config.appId}`
-    this.#userManager = new UserManager(oidcSettings(config, env.storage), redirectNavigator((url) => env.navigate(url)))
+    this.#userManager = new UserManager(oidcSettings(config, env.storage), redirectNavigator((url) => (this.#leaveFor ?? env.navigate)(url)))
     this.coordinator = new RefreshCoordinator({
       getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
       refreshToken: () => this.#renew(),
@@ -176,8 +184,9 @@ export class EchoSession {
   }
 
   /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
-  async signIn(): Promise<void> {
+  async signIn({ navigate }: SignInOptions = {}): Promise<void> {
     this.#report.signInStarted()
+    this.#leaveFor = navigate
     try {
       await this.#userManager.signinRedirect()
     } catch (error) {
@@ -250,12 +259,22 @@ export class EchoSession {
     if (stored === null) {
       // Nothing usable: unreadable, or a sign-in that stopped between the code exchange and the profile.
       this.#env.storage.removeItem(this.#userKey)
+      if (process.env.NODE_ENV !== 'production') this.#warnOfOtherSessions()
       return this.#report.signedOut()
     }
     if (!this.#isExpired(stored)) return this.#adopt(stored)
     this.#user = stored
     // A failure is handled by the coordinator's onRefreshError: logged, cleaned up, signed out.
     this.coordinator.refreshToken().catch(() => undefined)
+  }
+
+  /** A session stored for another app or Echo is a setup mistake (a test seeding the wrong config, an appId that changed): say so. */
+  #warnOfOtherSessions(): void {
+    const others = otherStoredUserKeys(this.#env.storage, this.#userKey)
+    if (others.length === 0) return
+    this.#env.logWarning(
+      `echo-rtk: nobody is signed in to app ${this.config.appId} at ${this.config.apiUrl}, but this storage holds a session for ${others.map((key) => key.slice('oidc.user:'.length)).join(', ')}. If that is this app, its config's appId or apiUrl differs from the one it signed in with`,
+    )
   }
 
   /** Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. */

@@ -24,6 +24,8 @@ export interface EchoEnvironment {
   clearTimeout(handle: unknown): void
   /** Where a failed refresh is logged. */
   logError(message: string, error: unknown): void
+  /** Where a setup mistake is pointed out, in development builds. */
+  logWarning(message: string): void
   /** Closes this tab: a checkout tab the app opened, once checkout has returned to it. */
   closeWindow(): void
 }
@@ -56,6 +58,7 @@ function browserEnvironment(): EchoEnvironment {
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
     clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
     logError: (message, error) => console.error(message, error),
+    logWarning: (message) => console.warn(message),
     closeWindow: () => window.close(),
   }
 }

@@ -39,6 +39,6 @@ export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): User
 }
 
 /** Where oidc-client-ts keeps the user for this app (its `WebStorageStateStore` prefix is `oidc.`). */
-export function storedUserKey(config: ResolvedEchoConfig): string {
+export function storedUserKey(config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): string {
   return `oidc.user:${config.apiUrl}:${config.appId}`
 }

@@ -80,3 +80,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== ''
 }
+
+/** The keys of users stored for other apps (or another `apiUrl`) than the one at `ownKey`. */
+export function otherStoredUserKeys(storage: Storage, ownKey: string): string[] {
+  const keys: string[] = []
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index)
+    if (key !== null && key !== ownKey && key.startsWith('oidc.user:')) keys.push(key)
+  }
+  return keys
+}

@@ -15,6 +15,8 @@ import { Logo } from './Logo'
 export interface EchoAccountProps {
   /** On the root element; its parts carry `data-echo-account-button` and `data-echo-account-panel` to style by. */
   className?: string
+  /** Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate` in a test. */
+  signInNavigate?: (url: string) => void
 }
 
 const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
@@ -35,7 +37,7 @@ function selectCredit(state: EchoRootState): number | null {
  * @example
  * <header><h1>My app</h1><EchoAccount className="account" /></header>
  */
-export function EchoAccount({ className }: EchoAccountProps): ReactElement {
+export function EchoAccount({ className, signInNavigate }: EchoAccountProps): ReactElement {
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
   const user = useEchoSelector(selectEchoUser)
   const credit = useEchoSelector(selectCredit)
@@ -67,7 +69,7 @@ export function EchoAccount({ className }: EchoAccountProps): ReactElement {
     if (open) setOpen(false)
     return (
       <div className={className} data-echo-account="signed-out">
-        <EchoSignIn />
+        <EchoSignIn {...(signInNavigate === undefined ? {} : { navigate: signInNavigate })} />
       </div>
     )
   }

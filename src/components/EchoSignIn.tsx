@@ -18,6 +18,11 @@ export interface EchoSignInProps {
   className?: string
   /** The button's label instead of `Sign in`. */
   children?: ReactNode
+  /**
+   * Leaves for Echo's sign-in page at `url` yourself (a router, or `echoSignIn().navigate` in a
+   * test). Defaults to `window.location.assign`.
+   */
+  navigate?: (url: string) => void
 }
 
 /**
@@ -27,7 +32,7 @@ export interface EchoSignInProps {
  * @example
  * <EchoSignIn onSuccess={(user) => console.log('Welcome', user.name)} />
  */
-export function EchoSignIn({ onSuccess, onError, className, children }: EchoSignInProps): ReactElement {
+export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
   const status = useEchoSelector(selectAuthStatus)
   const user = useEchoSelector(selectEchoUser)
@@ -63,7 +68,7 @@ export function EchoSignIn({ onSuccess, onError, className, children }: EchoSign
   const start = async () => {
     setStarting(true)
     try {
-      await store.dispatch(signIn())
+      await store.dispatch(signIn({ navigate }))
     } catch (error) {
       setStarting(false)
       callbacks.current.onError?.(error instanceof Error ? error : new Error('Sign in failed'))

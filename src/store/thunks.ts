@@ -7,7 +7,7 @@ import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
-import type { EchoSession } from '../auth/EchoSession'
+import type { EchoSession, SignInOptions } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
@@ -17,8 +17,14 @@ type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, Un
 
 const sessionOf = (dispatch: (action: never) => unknown) => echoSessionOf<EchoSession>(dispatch as never)
 
-/** Leaves for Echo's sign-in page. Status is `loading` until the page leaves. */
-export const signIn = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).signIn()
+/**
+ * Leaves for Echo's sign-in page (or hands its URL to `navigate`). Status is `loading` until the
+ * page leaves.
+ */
+export const signIn =
+  (options: SignInOptions = {}): EchoThunk<void> =>
+  (dispatch) =>
+    sessionOf(dispatch).signIn(options)
 
 /** Signs out here and in the other tabs. */
 export const signOut = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).signOut()

@@ -10,14 +10,15 @@ function ErrorLine() {
   return error === null ? null : <p role="alert" className="error">{error}</p>
 }
 
-export function App() {
+/** The demo; `signInNavigate` leaves for Echo's sign-in page in its place (its tests pass `echoSignIn().navigate`). */
+export function App({ signInNavigate }: { signInNavigate?: (url: string) => void }) {
   return (
     <EchoProvider config={echoConfig}>
       <header className="bar">
         <h1>
           <Logo size={22} /> echo-rtk demo
         </h1>
-        <EchoAccount className="account" />
+        <EchoAccount className="account" {...(signInNavigate === undefined ? {} : { signInNavigate })} />
       </header>
       <ErrorLine />
       <SignedOut>

@@ -33,7 +33,8 @@ export function Chat() {
 
   // The newest words stay in view as the answer streams in.
   useEffect(() => {
-    conversation.current?.scrollTo({ top: conversation.current.scrollHeight })
+    const list = conversation.current
+    if (list !== null) list.scrollTop = list.scrollHeight
   }, [messages])
 
   function ask(event: FormEvent) {

@@ -1,0 +1,61 @@
+import { http, HttpResponse, type HttpHandler } from 'msw'
+
+import type { Balance, FreeTierBalance } from '../api/wireTypes'
+import type { EchoEndpointName, EchoEndpoints } from './endpoints'
+import { echoFixtures } from './fixtures'
+import { failureOf, record, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
+
+/** Echo's eight `/api/v1` calls, in the live server's shapes; 401 without an accepted token. @internal */
+export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
+  const { options } = echo
+  const paid = options.outOfCredits ? 0 : (options.balance ?? echoFixtures.balance.balance)
+  const freeLeft = options.outOfCredits ? 0 : options.freeTier === undefined ? echoFixtures.freeTierBalance.userSpendInfo.amountLeft : options.freeTier
+  const balance: Balance = { totalPaid: paid, totalSpent: 0, balance: paid, currency: 'USD' }
+
+  /** An authorized call: recorded, failed when configured, 401 without an accepted token, else `answer`. */
+  const answering =
+    (name: EchoEndpointName, answer: (request: Request, body: unknown) => Response) =>
+    async ({ request }: { request: Request }) => {
+      const { token, body } = await record(echo, request)
+      return failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized())
+    }
+
+  return [
+    http.get(urls.apps, answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false }))),
+    http.get(
+      urls.app,
+      answering('app', (request) =>
+        request.url.endsWith(`/${echoFixtures.app.id}`) ? HttpResponse.json(echoFixtures.app) : HttpResponse.json({ message: 'App not found' }, { status: 404 }),
+      ),
+    ),
+    http.get(urls.balance, answering('balance', () => HttpResponse.json(balance))),
+    http.post(
+      urls.freeBalance,
+      answering('freeBalance', (_request, body) => {
+        if (freeLeft === null) return HttpResponse.json({ message: 'This app has no free tier' }, { status: 404 })
+        const { echoAppId = echoFixtures.app.id } = (body ?? {}) as { echoAppId?: string }
+        const freeTier: FreeTierBalance = {
+          ...echoFixtures.freeTierBalance,
+          userSpendInfo: { ...echoFixtures.freeTierBalance.userSpendInfo, echoAppId, amountSpent: 1 - freeLeft, amountLeft: freeLeft },
+        }
+        return HttpResponse.json(freeTier)
+      }),
+    ),
+    http.get(urls.supportedModels, answering('supportedModels', () => HttpResponse.json(echoFixtures.supportedModels))),
+    http.post(
+      urls.paymentLink,
+      answering('paymentLink', (_request, body) => {
+        const { amount } = (body ?? {}) as { amount?: unknown }
+        if (typeof amount !== 'number' || amount < 1) return HttpResponse.json({ message: 'Invalid amount', errors: [{ path: ['amount'] }] }, { status: 400 })
+        echo.paymentLinks += 1
+        const id = `link-${echo.paymentLinks}`
+        return HttpResponse.json({
+          paymentLink: { id, url: echoFixtures.checkoutUrl.replace(/link-1$/, id), amount, currency: 'usd', status: 'created', created: 1_767_225_600 },
+          payment: { id: `payment-${echo.paymentLinks}`, amount, status: 'pending' },
+        })
+      }),
+    ),
+    http.get(urls.user, answering('user', () => HttpResponse.json(echoFixtures.account))),
+    http.post(urls.referral, answering('referral', () => HttpResponse.json({ success: true, message: 'Referral registered' }))),
+  ]
+}

@@ -1,0 +1,111 @@
+import { HttpResponse } from 'msw'
+
+import type { UserInfoClaims } from '../auth/echoUser'
+import type { EchoEndpointName, EchoTestConfig } from './endpoints'
+import { echoFixtures } from './fixtures'
+
+/** A failure an endpoint answers with instead of its answer: the status, and a body (JSON unless text). */
+export interface EchoFailure {
+  status: number
+  body?: unknown
+}
+
+/** Options of `echoHandlers`: where Echo is (your provider's config), and the scenario to play. */
+export interface EchoHandlersOptions extends EchoTestConfig {
+  /** The paid balance in US dollars. Defaults to 10. */
+  balance?: number
+  /** What is left of the app's free tier in US dollars (`null`: the app has none). Defaults to 0.5. */
+  freeTier?: number | null
+  /** The credit is spent, paid and free: the balance and the free tier read 0, and the router answers 402 (an HTML page, as Echo's). */
+  outOfCredits?: boolean
+  /** The text every model call answers. Defaults to `echoFixtures.answer`. */
+  answer?: string
+  /** The pause between the pieces of a streamed answer, in ms, so a test can watch it build up. Defaults to 0. */
+  streamDelayMs?: number
+  /** The claims `/api/oauth/userinfo` answers. Defaults to `echoFixtures.userinfo`. */
+  userinfo?: UserInfoClaims
+  /** Endpoints that fail, by name, e.g. `{ balance: { status: 500, body: { message: 'Down' } } }`. */
+  failures?: Partial<Record<EchoEndpointName, EchoFailure>>
+  /** Refuse the first access token Echo is shown (as if it had expired): the session refreshes once, and the calls go through. */
+  rejectFirstAccessToken?: boolean
+  /** Refuse every refresh (`400 invalid_request`, as Echo does): a refresh ends the session. */
+  refuseRefresh?: boolean
+}
+
+/** One request a test made to Echo, as `echoHandlers(...).requests` records it. */
+export interface EchoRecordedRequest {
+  method: string
+  /** The path, with the query when there is one: `/api/v1/balance`, `/models/gemini-2.5-flash:generateContent`. */
+  path: string
+  /** The JSON body, or the fields of a form (the token endpoint's); `undefined` when there is none. */
+  body: unknown
+  /** The bearer token sent, if any. */
+  token: string | null
+}
+
+/** The state one `echoHandlers(...)` call plays against. @internal */
+export interface MockEcho {
+  options: EchoHandlersOptions
+  requests: EchoRecordedRequest[]
+  /** Token pairs issued so far (the seeded pair is number 0). */
+  issued: number
+  /** Access tokens refused with 401. */
+  refused: Set<string>
+  /** Whether an access token has been seen yet (for `rejectFirstAccessToken`). */
+  sawToken: boolean
+  codes: Map<string, { challenge: string; clientId: string; redirectUri: string }>
+  paymentLinks: number
+}
+
+/** @internal */
+export function createMockEcho(options: EchoHandlersOptions): MockEcho {
+  return { options, requests: [], issued: 0, refused: new Set(), sawToken: false, codes: new Map(), paymentLinks: 0 }
+}
+
+/** Notes the request (its body read from a copy) before it is answered, so the record is there when the app sees the answer. @internal */
+export async function record(echo: MockEcho, request: Request): Promise<EchoRecordedRequest> {
+  const text = await request.clone().text()
+  const type = request.headers.get('content-type') ?? ''
+  let body: unknown
+  if (text !== '') {
+    try {
+      body = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text)
+    } catch {
+      body = text
+    }
+  }
+  const url = new URL(request.url)
+  const seen = { method: request.method, path: url.pathname + url.search, body, token: bearerOf(request) }
+  echo.requests.push(seen)
+  return seen
+}
+
+/**
+ * Whether the request's token is one Echo takes now: any token but a refused one. With
+ * `rejectFirstAccessToken`, the first token shown is refused from then on.
+ * @internal
+ */
+export function tokenAccepted(echo: MockEcho, token: string | null): boolean {
+  if (token === null) return false
+  if (echo.options.rejectFirstAccessToken && !echo.sawToken) echo.refused.add(token)
+  echo.sawToken = true
+  return !echo.refused.has(token)
+}
+
+/** The failure configured for `name`, as a response, if any. @internal */
+export function failureOf(echo: MockEcho, name: EchoEndpointName): Response | undefined {
+  const failure = echo.options.failures?.[name]
+  if (failure === undefined) return undefined
+  return typeof failure.body === 'string' ? new HttpResponse(failure.body, { status: failure.status }) : HttpResponse.json(failure.body ?? { message: 'Failed' }, { status: failure.status })
+}
+
+/** The userinfo claims the mock answers. @internal */
+export const userinfoOf = (echo: MockEcho): UserInfoClaims => echo.options.userinfo ?? echoFixtures.userinfo
+
+export function unauthorized() {
+  return HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
+}
+
+function bearerOf(request: Request): string | null {
+  return /^Bearer (\S+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? null
+}

@@ -1,0 +1,68 @@
+import { http, HttpResponse, type HttpHandler } from 'msw'
+
+import { chatAnswer, googleAnswer, messagesAnswer, pacedBody, responsesAnswer } from './answers'
+import type { EchoEndpointName, EchoEndpoints } from './endpoints'
+import { echoFixtures } from './fixtures'
+import { failureOf, record, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
+
+type ModelBody = { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined
+
+/**
+ * The router's language endpoints, OpenAI-, Anthropic- and Google-style (the paths the official
+ * clients and the AI SDK providers call), streamed when asked and paced by `streamDelayMs`. No
+ * token, or the credit spent: 402 with an HTML page, as Echo's router answers.
+ * @internal
+ */
+export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
+  const answer = echo.options.answer ?? echoFixtures.answer
+  const stream = (frames: string[]) => new HttpResponse(pacedBody(frames, echo.options.streamDelayMs ?? 0))
+
+  const billed =
+    (name: EchoEndpointName, respond: (body: ModelBody, request: Request) => Response) =>
+    async ({ request }: { request: Request }) => {
+      const { token, body } = await record(echo, request)
+      const failure = failureOf(echo, name)
+      if (failure !== undefined) return failure
+      if (token === null || echo.options.outOfCredits) return paymentRequired()
+      return tokenAccepted(echo, token) ? respond(body as ModelBody, request) : unauthorized()
+    }
+  const messages = billed('messages', (body) => {
+    const model = body?.model ?? 'claude-haiku-4-5'
+    return body?.stream === true ? stream(messagesAnswer.stream(model, answer)) : HttpResponse.json(messagesAnswer.whole(model, answer))
+  })
+
+  return [
+    http.post(
+      urls.chatCompletions,
+      billed('chatCompletions', (body) => {
+        const model = body?.model ?? 'gpt-4o-mini'
+        return body?.stream === true ? stream(chatAnswer.stream(model, answer, body.stream_options?.include_usage === true)) : HttpResponse.json(chatAnswer.whole(model, answer))
+      }),
+    ),
+    http.post(
+      urls.responses,
+      billed('responses', (body) => {
+        const model = body?.model ?? 'gpt-4o-mini'
+        return body?.stream === true ? stream(responsesAnswer.stream(model, answer)) : HttpResponse.json(responsesAnswer.whole(model, answer))
+      }),
+    ),
+    http.post(urls.messages, messages),
+    http.post(urls.messagesV1, messages),
+    http.post(
+      urls.googleModels,
+      billed('googleModels', (_body, request) => {
+        const method = /models\/[^/:]+:(\w+)/.exec(new URL(request.url).pathname)?.[1]
+        if (method === 'streamGenerateContent') return stream(googleAnswer.stream(answer))
+        if (method === 'generateContent') return HttpResponse.json(googleAnswer.whole(answer))
+        return HttpResponse.json({ error: { message: `echo-rtk/testing does not answer :${method ?? '?'}` } }, { status: 404 })
+      }),
+    ),
+  ]
+}
+
+function paymentRequired() {
+  return new HttpResponse('<html><body><h1>402 Payment Required</h1><p>Insufficient credits.</p></body></html>', {
+    status: 402,
+    headers: { 'Content-Type': 'text/html' },
+  })
+}

@@ -1,0 +1,68 @@
+import type { UserInfoClaims } from '../auth/echoUser'
+import { storedUserKey } from '../auth/oidcSettings'
+import { DEFAULT_API_URL, type EchoConfig } from '../config'
+import { echoFixtures } from './fixtures'
+
+/**
+ * Options of {@link seedEchoSession}: your provider's config (pass it whole: `appId` and `apiUrl`
+ * are what count), and the user to store.
+ */
+export interface SeedEchoSessionOptions extends EchoConfig {
+  /** The claims the stored user was signed in with. Defaults to `echoFixtures.userinfo`. */
+  userinfo?: UserInfoClaims
+  /** Defaults to `echoFixtures.tokens.seeded.accessToken`. */
+  accessToken?: string
+  /** Defaults to `echoFixtures.tokens.seeded.refreshToken`. */
+  refreshToken?: string
+  /** Defaults to 900. */
+  expiresInSeconds?: number
+  /** Defaults to `window.localStorage`. */
+  storage?: Storage
+}
+
+/**
+ * Stores a signed-in user the way the session does after a sign-in, so that an `<EchoProvider>`
+ * with the same `appId` and `apiUrl` starts `authenticated`, with no request. Pair it with
+ * {@link clearEchoSession} after each test.
+ *
+ * @example
+ * seedEchoSession(config)
+ * render(<EchoProvider config={config}><App /></EchoProvider>)
+ */
+export function seedEchoSession({
+  appId,
+  apiUrl = DEFAULT_API_URL,
+  userinfo = echoFixtures.userinfo,
+  accessToken = echoFixtures.tokens.seeded.accessToken,
+  refreshToken = echoFixtures.tokens.seeded.refreshToken,
+  expiresInSeconds = 900,
+  storage = window.localStorage,
+}: SeedEchoSessionOptions): void {
+  storage.setItem(
+    storedUserKey({ appId, apiUrl: apiUrl.replace(/\/+$/, '') }),
+    JSON.stringify({
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      scope: 'llm:invoke offline_access',
+      profile: userinfo,
+      expires_at: Math.floor(Date.now() / 1000) + expiresInSeconds,
+    }),
+  )
+}
+
+/**
+ * Removes every session and sign-in state echo-rtk (oidc-client-ts) keeps in `storage`, so the
+ * next test starts signed out. Call it after each test (`afterEach`), next to msw's `resetHandlers()`.
+ *
+ * @example
+ * afterEach(() => clearEchoSession())
+ */
+export function clearEchoSession(storage: Storage = window.localStorage): void {
+  const keys: string[] = []
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index)
+    if (key?.startsWith('oidc.')) keys.push(key)
+  }
+  for (const key of keys) storage.removeItem(key)
+}

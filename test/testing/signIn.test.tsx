@@ -1,0 +1,43 @@
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { EchoProvider, EchoSignIn } from 'echo-rtk'
+import { clearEchoSession, echoFixtures, echoHandlers, echoSignIn } from 'echo-rtk/testing'
+
+import { server } from '../support/server'
+
+const config = { appId: 'app-123', apiUrl: 'https://echo.test', redirectUri: 'http://localhost:3000/' }
+
+afterEach(() => {
+  clearEchoSession()
+  window.history.replaceState(null, '', '/')
+})
+
+describe('echoSignIn(): the real sign-in, in jsdom', () => {
+  it('leaves for Echo with PKCE, comes back with a code, and the page loaded again signs in (one code exchange, then the profile)', async () => {
+    const echo = echoHandlers(config)
+    server.use(...echo)
+    const flow = echoSignIn()
+    const app = () => (
+      <EchoProvider config={config}>
+        <EchoSignIn navigate={flow.navigate} />
+      </EchoProvider>
+    )
+    const { unmount } = render(app())
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    const back = new URL(await flow.backFromEcho())
+    expect(back.searchParams.get('code')).toBe('test-code-1')
+    expect(window.location.href).toBe(back.href)
+    unmount()
+    render(app())
+    expect(await screen.findByText(`Signed in as ${echoFixtures.userinfo.name}`, { exact: false })).toBeDefined()
+    expect(window.location.search).toBe('')
+    expect(echo.requests.filter((request) => request.path === '/api/oauth/token').map((request) => (request.body as { grant_type: string }).grant_type)).toEqual(['authorization_code'])
+    expect(echo.requests.some((request) => request.path === '/api/oauth/userinfo' && request.token === echoFixtures.tokens.issued(1).accessToken)).toBe(true)
+  })
+
+  it('says so when nothing leaves for Echo', async () => {
+    await expect(echoSignIn({ timeoutMs: 50 }).backFromEcho()).rejects.toThrow('echoSignIn: nothing left for Echo within 50 ms (click the sign-in button first)')
+  })
+})
