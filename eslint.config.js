@@ -42,10 +42,29 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/client.ts'],
-    ignores: ['src/api/echoApi.ts', 'src/api/echoBaseQuery.ts', 'src/api/echoReduxContext.ts'],
+    // The framework-free core, echo-rtk/client: no React, no Redux.
+    files: ['src/api/*.ts', 'src/api/router/**/*.ts', 'src/client.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components'), ...frameworks] }],
+    },
+  },
+  {
+    // RTK Query and the react-redux context its hooks read: Redux and React allowed, nothing above.
+    files: ['src/api/query/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: higherLayers('auth', 'store', 'components') }],
+    },
+  },
+  {
+    files: ['src/auth/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: higherLayers('store', 'components') }],
+    },
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: higherLayers('components') }],
     },
   },
   {

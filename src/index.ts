@@ -13,11 +13,11 @@ export {
   useGetSupportedModelsQuery,
   useGetUserQuery,
   useRegisterReferralMutation,
-} from './api/echoApi'
+} from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query/react'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
-export type { SignInOptions } from './auth/EchoSession'
+export type { SignInOptions, SignInSource } from './auth/sessionReporter'
 export type { EchoEnvironment } from './auth/environment'
 export { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './store/authSlice'
 export type { AuthState, AuthStatus, SignedInPayload, TokenRefreshedPayload } from './store/authSlice'
@@ -36,8 +36,8 @@ export {
   selectFreeTierBalance,
   selectIsAuthenticated,
 } from './store/selectors'
-export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/sessionMiddleware'
-export type { EchoMiddleware, EchoMiddlewareOptions } from './store/sessionMiddleware'
+export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/middleware/echoMiddleware'
+export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'
 export { createPaymentLink, getEchoFetch, getEchoRouter, getToken, refreshBalance, signIn, signOut } from './store/thunks'
 export { EchoAccount } from './components/EchoAccount'
 export type { EchoAccountProps } from './components/EchoAccount'

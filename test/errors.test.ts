@@ -51,6 +51,37 @@ describe('EchoError', () => {
     }
   })
 
+  it('an EchoError made without a cause carries none, so logs show none', () => {
+    expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' })).not.toHaveProperty('cause')
+  })
+
+  it('an EchoError without an action comes back from EchoError.from as the very same error, its stack included', () => {
+    const bare = new EchoError({ code: 'HTTP_500', message: 'boom', statusCode: 500 })
+    expect(EchoError.from(bare)).toBe(bare)
+  })
+
+  it('fromJSON reads a code that is not text as UNKNOWN_ERROR, even one that turns into a catalogue code as text', () => {
+    expect(EchoError.fromJSON({ code: ['HTTP_404'], message: 'gone' } as never).code).toBe('UNKNOWN_ERROR')
+    expect(EchoError.fromJSON({ code: 404, message: 'gone' } as never).code).toBe('UNKNOWN_ERROR')
+  })
+
+  it('fromJSON keeps exactly the catalogue codes, and reads a near miss as UNKNOWN_ERROR', () => {
+    for (const code of ['NETWORK_ERROR', 'UNKNOWN_ERROR', 'HTTP_402']) expect(EchoError.fromJSON({ code, message: 'x' } as never).code).toBe(code)
+    for (const code of ['HTTP_40', 'HTTP_4020', 'HTTP_abc', 'A_NETWORK_ERROR', 'NETWORK_ERRORS', 'http_402']) {
+      expect(EchoError.fromJSON({ code, message: 'x' } as never).code).toBe('UNKNOWN_ERROR')
+    }
+  })
+
+  it('fromJSON of something that is not error data (null, text) reads it as EchoError.from would', () => {
+    expect(EchoError.fromJSON(null as never).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'Unknown error' })
+    expect(EchoError.fromJSON('socket hang up' as never).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'socket hang up' })
+  })
+
+  it('maps an empty answer to HTTP_<status> named by its status and status text', async () => {
+    expect((await EchoError.fromResponse(new Response('', { status: 404, statusText: 'Not Found' }))).message).toBe('HTTP 404 Not Found')
+    expect((await EchoError.fromResponse(new Response(null, { status: 500 }))).message).toBe('HTTP 500')
+  })
+
   it('turns anything else into UNKNOWN_ERROR', () => {
     expect(EchoError.from(new RangeError('bad'), 'doing it').toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'bad while doing it' })
     expect(EchoError.from('text', 'doing it').message).toBe('text while doing it')
@@ -97,6 +128,17 @@ describe('isInsufficientFunds', () => {
     expect(isInsufficientFunds(new EchoError({ code: 'HTTP_401', message: 'x', statusCode: 401 }))).toBe(false)
     expect(isInsufficientFunds(null)).toBe(false)
     expect(isInsufficientFunds('402')).toBe(false)
+  })
+})
+
+describe('isInsufficientFunds, for errors from other clients and odd values', () => {
+  it("is true for the AI SDK's APICallError, which carries the status as statusCode", () => {
+    expect(isInsufficientFunds(Object.assign(new Error('Payment Required'), { statusCode: 402 }))).toBe(true)
+  })
+
+  it('is false, and never throws, for nothing at all', () => {
+    expect(isInsufficientFunds(undefined)).toBe(false)
+    expect(isInsufficientFunds(402)).toBe(false)
   })
 })
 

@@ -1,31 +1,27 @@
-import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts'
+import { WebStorageStateStore, type OidcClientSettings } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
 
-/** SPEC §9. */
-const SILENT_RENEW_TIMEOUT_SECONDS = 10
+/** SPEC §9: a silent renew (the refresh-token grant) that has not answered in 10 s has failed. */
+export const SILENT_RENEW_TIMEOUT_SECONDS = 10
 
 /**
- * The `UserManager` settings of DESIGN §4. Echo publishes no discovery document, so the metadata
- * is spelled out; oidc-client-ts's own renew timer is off because it would refresh around the
- * coordinator (and loops on 15 s tokens): the session runs its own timer through it instead.
+ * The `OidcClient` settings of DESIGN §4. Echo publishes no discovery document, so the metadata
+ * is spelled out. There is no `UserManager`: the session keeps the user (in oidc-client-ts's own
+ * format and key), runs its own renew timer through the refresh coordinator (automatic silent
+ * renew, one per token, never around the single refresh) and sends no id token when renewing
+ * (Echo issues none).
  */
-export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): UserManagerSettings {
+export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): OidcClientSettings {
   const { apiUrl, appId, redirectUri, scope } = config
   return {
     authority: apiUrl,
     client_id: appId,
     redirect_uri: redirectUri,
-    silent_redirect_uri: redirectUri,
     post_logout_redirect_uri: redirectUri,
     response_type: 'code',
     scope,
-    silentRequestTimeoutInSeconds: SILENT_RENEW_TIMEOUT_SECONDS,
-    automaticSilentRenew: false,
-    includeIdTokenInSilentRenew: false,
     loadUserInfo: false,
-    monitorSession: false,
-    userStore: new WebStorageStateStore({ store: storage }),
     stateStore: new WebStorageStateStore({ store: storage }),
     metadata: {
       issuer: apiUrl,
@@ -38,7 +34,7 @@ export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): User
   }
 }
 
-/** Where oidc-client-ts keeps the user for this app (its `WebStorageStateStore` prefix is `oidc.`). */
+/** Where the user is kept for this app: oidc-client-ts's key, so sessions stored by its `UserManager` restore. */
 export function storedUserKey(config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): string {
   return `oidc.user:${config.apiUrl}:${config.appId}`
 }

@@ -1,3 +1,5 @@
+import type { EchoEnvironment } from './environment'
+
 /** oidc-client-ts's own warning window; a short-lived token gets a third of its life instead. */
 const MAX_RENEW_LEAD_MS = 60_000
 /** However the clock disagrees with the server, renewals never come closer together than this. */
@@ -24,4 +26,32 @@ export function renewTimerDelayMs(renewAt: number, now: number): number {
 /** Whether a renew timer that fired at `now` found its token due, rather than firing early (a capped step). */
 export function isRenewDue(renewAt: number, now: number): boolean {
   return now >= renewAt - MIN_RENEW_DELAY_MS
+}
+
+/**
+ * The session's renew timer: one pending renew at a time, waited for in capped steps (each step
+ * that fires early re-arms), so a token is renewed once, when due, never in a loop.
+ */
+export class RenewTimer {
+  readonly #env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout' | 'now'>
+  #handle: unknown
+
+  constructor(env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout' | 'now'>) {
+    this.#env = env
+  }
+
+  /** Calls `renew` once the token expiring at `expiresAt`, which lived `lifetimeMs`, is due; replaces any pending renew. */
+  schedule(expiresAt: number, lifetimeMs: number, renew: () => void): void {
+    this.cancel()
+    const renewAt = renewAtMs({ expiresAt, lifetimeMs })
+    const step = () => {
+      if (isRenewDue(renewAt, this.#env.now())) return renew()
+      this.#handle = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
+    }
+    this.#handle = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
+  }
+
+  cancel(): void {
+    this.#env.clearTimeout(this.#handle)
+  }
 }

@@ -1,5 +1,9 @@
 import { User } from 'oidc-client-ts'
 
+import type { ResolvedEchoConfig } from '../config'
+import type { EchoEnvironment } from './environment'
+import { storedUserKey } from './oidcSettings'
+
 /**
  * The user in `text` (oidc-client-ts's storage format), or `null` when it is not one this session
  * may use: not JSON, no access token, no profile subject (a sign-in stopped between the code
@@ -22,6 +26,11 @@ export function userFromStorageString(text: unknown): User | null {
 /** The user stored at `key`, or `null` when there is none this session may use. */
 export function readStoredUser(storage: Storage, key: string): User | null {
   return userFromStorageString(storage.getItem(key))
+}
+
+/** Stores `user` at `key` in oidc-client-ts's own format, so its `UserManager` (and older echo-rtk) read it too. */
+export function storeUser(storage: Storage, key: string, user: User): void {
+  storage.setItem(key, user.toStorageString())
 }
 
 /** When the user's access token expires, epoch milliseconds; an unreadable expiry counts as long past (0). */
@@ -81,12 +90,33 @@ function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== ''
 }
 
-/** The keys of users stored for other apps (or another `apiUrl`) than the one at `ownKey`. */
-export function otherStoredUserKeys(storage: Storage, ownKey: string): string[] {
-  const keys: string[] = []
-  for (let index = 0; index < storage.length; index += 1) {
-    const key = storage.key(index)
-    if (key !== null && key !== ownKey && key.startsWith('oidc.user:')) keys.push(key)
+/**
+ * The user stored for this app at start-up, or `null`: a stored value that is no usable user
+ * (unreadable, or a sign-in that stopped before its profile) is removed, and in development a
+ * session stored for another app is pointed out.
+ */
+export function takeStoredUser(env: Pick<EchoEnvironment, 'storage' | 'logWarning'>, config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): User | null {
+  const key = storedUserKey(config)
+  const stored = readStoredUser(env.storage, key)
+  if (stored !== null) return stored
+  env.storage.removeItem(key)
+  if (process.env.NODE_ENV !== 'production') warnOfOtherSessions(env, config)
+  return null
+}
+
+/**
+ * Points out a session stored for another app or Echo while nobody is signed in to this one: a
+ * setup mistake (a test seeding the wrong config, an appId that changed), not a signed-out user.
+ */
+function warnOfOtherSessions(env: Pick<EchoEnvironment, 'storage' | 'logWarning'>, config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): void {
+  const ownKey = storedUserKey(config)
+  const others: string[] = []
+  for (let index = 0; index < env.storage.length; index += 1) {
+    const key = env.storage.key(index)
+    if (key !== null && key !== ownKey && key.startsWith('oidc.user:')) others.push(key.slice('oidc.user:'.length))
   }
-  return keys
+  if (others.length === 0) return
+  env.logWarning(
+    `echo-rtk: nobody is signed in to app ${config.appId} at ${config.apiUrl}, but this storage holds a session for ${others.join(', ')}. If that is this app, its config's appId or apiUrl differs from the one it signed in with`,
+  )
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { toDisplayText } from '../auth/displayText'
 import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectFreeTierBalance } from '../store/selectors'

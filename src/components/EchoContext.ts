@@ -1,7 +1,5 @@
 import { createContext, useContext } from 'react'
 
-import { echoSessionOf } from '../api/echoSessionPort'
-import type { EchoSession } from '../auth/EchoSession'
 import type { ResolvedEchoConfig } from '../config'
 import type { EchoStore } from '../store/createEchoStore'
 
@@ -18,9 +16,4 @@ export function useEchoContext(): EchoContextValue {
   const value = useContext(EchoContext)
   if (value === null) throw new Error('useEcho must be used within an EchoProvider')
   return value
-}
-
-/** The session of the nearest provider's store. */
-export function sessionOfStore(store: EchoStore): EchoSession {
-  return echoSessionOf<EchoSession>(store.dispatch)
 }

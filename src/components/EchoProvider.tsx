@@ -2,12 +2,13 @@ import { useEffect, useLayoutEffect, useMemo, useState, type ReactElement, type 
 import { Provider } from 'react-redux'
 import type { Store, UnknownAction } from '@reduxjs/toolkit'
 
-import { EchoReduxContext } from '../api/echoReduxContext'
+import { EchoReduxContext } from '../api/query/echoReduxContext'
+import { configChangedMessage } from '../api/query/setupMessages'
 import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { assertEchoStore } from '../store/assertEchoStore'
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
-import { startEchoSession, stopEchoSession } from '../store/sessionMiddleware'
+import { startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
 import { EchoContext, type EchoContextValue } from './EchoContext'
 
 /** Props of {@link EchoProvider}. */
@@ -37,14 +38,7 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   const [ownStore] = useState(() => (hostStore === undefined ? createEchoStore({ config, startSession: false }) : null))
   const store = (hostStore as EchoStore | undefined) ?? ownStore!
   const [firstConfig] = useState(() => configKey(config))
-  if (configKey(config) !== firstConfig) {
-    const changed = `echo-rtk: <EchoProvider> config changed after mount (${firstConfig} -> ${configKey(config)})`
-    throw new Error(
-      process.env.NODE_ENV === 'production'
-        ? changed
-        : `${changed}. A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`,
-    )
-  }
+  if (configKey(config) !== firstConfig) throw new Error(configChangedMessage(firstConfig, configKey(config)))
   useMemo(() => assertEchoStore(store), [store])
   // Checked at the first render in a browser, so a bad config fails at once with the field it names.
   const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))

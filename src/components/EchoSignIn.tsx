@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { toDisplayText } from '../auth/displayText'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
-import { selectAuthStatus, selectEchoUser } from '../store/selectors'
+import type { EchoRootState } from '../store/echoReducer'
 import { signIn } from '../store/thunks'
-import { sessionOfStore, useEchoContext } from './EchoContext'
+import { useEchoContext } from './EchoContext'
 import { Logo } from './Logo'
+
+const selectAuth = (state: EchoRootState) => state.echo.auth
 
 /** Props of {@link EchoSignIn}. */
 export interface EchoSignInProps {
@@ -34,8 +36,7 @@ export interface EchoSignInProps {
  */
 export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
-  const status = useEchoSelector(selectAuthStatus)
-  const user = useEchoSelector(selectEchoUser)
+  const { status, user, error, arrivedBy } = useEchoSelector(selectAuth)
   const [starting, setStarting] = useState(false)
   const callbacks = useRef({ onSuccess, onError })
   const reported = useRef(false)
@@ -44,17 +45,13 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
     callbacks.current = { onSuccess, onError }
   })
 
+  // A sign-in that came back from Echo on this page, once it has settled: success or failure.
   useEffect(() => {
-    const session = sessionOfStore(store)
-    if (!session.hadSignInCallback) return
-    void session.signInCallback.then(() => {
-      if (reported.current) return
-      reported.current = true
-      const { auth } = store.getState().echo
-      if (auth.status === 'authenticated' && auth.user !== null) callbacks.current.onSuccess?.(auth.user)
-      else if (auth.error !== null) callbacks.current.onError?.(EchoError.fromJSON(auth.error))
-    })
-  }, [store])
+    if (reported.current || arrivedBy !== 'callback' || status === 'loading') return
+    reported.current = true
+    if (status === 'authenticated' && user !== null) callbacks.current.onSuccess?.(user)
+    else if (error !== null) callbacks.current.onError?.(EchoError.fromJSON(error))
+  }, [arrivedBy, status, user, error])
 
   if (status === 'authenticated' && user !== null) {
     return (

@@ -1,6 +1,6 @@
 import { useState, type ReactElement, type ReactNode } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { selectIsAuthenticated } from '../store/selectors'
 import { signOut } from '../store/thunks'
 import { useEchoContext } from './EchoContext'

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactElement } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import type { CheckoutIn } from '../api/paymentLinks'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsAuthenticated } from '../store/selectors'

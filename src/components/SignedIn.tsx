@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { selectAuthStatus } from '../store/selectors'
 
 /** Props of {@link SignedIn} and {@link SignedOut}. */

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { shallowEqual } from 'react-redux'
 
-import { useEchoSelector } from '../api/echoReduxContext'
+import { useEchoSelector } from '../api/query/echoReduxContext'
 import { DEFAULT_PAYMENT_DESCRIPTION } from '../api/echoRequests'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoUser } from '../auth/echoUser'

@@ -1,14 +1,8 @@
 import type { Store } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/echoApi'
-import { getEchoSession, isGetEchoSession, missingMiddlewareMessage, STORE_SETUP } from '../api/echoSessionPort'
-
-/** The message for a store without echo-rtk's reducers. */
-function missingReducersMessage(): string {
-  return process.env.NODE_ENV === 'production'
-    ? 'echo-rtk: this store has no echo reducers'
-    : `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
-}
+import { sessionEchoApi } from '../api/query/echoApi'
+import { getEchoSession, isGetEchoSession } from '../api/query/echoSessionPort'
+import { missingMiddlewareMessage, missingReducersMessage } from '../api/query/setupMessages'
 
 /** Throws a message naming `echoReducers` when a store's state lacks them. */
 export function assertEchoReducers(state: unknown): void {

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
 
 import type { EchoUser } from '../auth/echoUser'
+import type { SignInSource } from '../auth/sessionReporter'
 import type { EchoErrorData } from '../errors'
 
 export type AuthStatus = 'loading' | 'unauthenticated' | 'authenticated'
@@ -14,12 +15,19 @@ export interface AuthState {
   expiresAt: number | null
   isRefreshing: boolean
   error: EchoErrorData | null
+  /**
+   * How the last sign-in reached this page, `null` before any: `callback` when it came back from
+   * Echo here (then `status` and `error` say whether it succeeded), `storage` or `tab` otherwise.
+   */
+  arrivedBy: SignInSource | null
 }
 
 export interface SignedInPayload {
   user: EchoUser
   accessToken: string
   expiresAt: number
+  /** How the sign-in reached this page. */
+  arrivedBy?: SignInSource | undefined
 }
 
 export interface TokenRefreshedPayload {
@@ -34,6 +42,7 @@ const signedOutState: AuthState = {
   expiresAt: null,
   isRefreshing: false,
   error: null,
+  arrivedBy: null,
 }
 
 /** Loading until the session has read storage (or the address bar). */
@@ -47,11 +56,15 @@ export const authSlice = createSlice({
       state.status = 'loading'
       state.error = null
     },
-    signedIn(_state, { payload }: PayloadAction<SignedInPayload>) {
-      return { ...signedOutState, status: 'authenticated', ...payload }
+    signedIn(_state, { payload: { arrivedBy, ...payload } }: PayloadAction<SignedInPayload>) {
+      return { ...signedOutState, status: 'authenticated', ...payload, arrivedBy: arrivedBy ?? null }
     },
-    signInFailed(_state, { payload }: PayloadAction<EchoErrorData>) {
-      return { ...signedOutState, error: payload }
+    /** The sign-in failed: leaving for Echo, or (`arrivedBy: 'callback'`) coming back from it. */
+    signInFailed: {
+      reducer(_state, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
+        return { ...signedOutState, error: payload, arrivedBy: meta.arrivedBy }
+      },
+      prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({ payload: error, meta: { arrivedBy } }),
     },
     tokenRefreshStarted(state) {
       state.isRefreshing = true

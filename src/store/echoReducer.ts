@@ -1,6 +1,6 @@
 import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi, type echoApi } from '../api/echoApi'
+import { sessionEchoApi, type echoApi } from '../api/query/echoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
 

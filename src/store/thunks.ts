@@ -1,21 +1,21 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/echoApi'
-import { echoSessionOf } from '../api/echoSessionPort'
+import { sessionEchoApi } from '../api/query/echoApi'
+import { echoSessionOf } from '../api/query/echoSessionPort'
 import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
 import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
-import type { EchoSession, SignInOptions } from '../auth/EchoSession'
+import type { EchoSession } from '../auth/EchoSession'
+import type { SignInOptions } from '../auth/sessionReporter'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
-import { sessionEchoFetch, sessionRouter } from './sessionModelCalls'
+import { sessionEchoFetch, sessionRouter } from './middleware/modelCalls'
+import { ownedBy } from './middleware/storeOwned'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
-
-const sessionOf = (dispatch: (action: never) => unknown) => echoSessionOf<EchoSession>(dispatch as never)
 
 /**
  * Leaves for Echo's sign-in page (or hands its URL to `navigate`). Status is `loading` until the
@@ -24,13 +24,13 @@ const sessionOf = (dispatch: (action: never) => unknown) => echoSessionOf<EchoSe
 export const signIn =
   (options: SignInOptions = {}): EchoThunk<void> =>
   (dispatch) =>
-    sessionOf(dispatch).signIn(options)
+    echoSessionOf<EchoSession>(dispatch).signIn(options)
 
 /** Signs out here and in the other tabs. */
-export const signOut = (): EchoThunk<void> => (dispatch) => sessionOf(dispatch).signOut()
+export const signOut = (): EchoThunk<void> => (dispatch) => echoSessionOf<EchoSession>(dispatch).signOut()
 
 /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
-export const getToken = (): EchoThunk<string | null> => (dispatch) => sessionOf(dispatch).getToken()
+export const getToken = (): EchoThunk<string | null> => (dispatch) => echoSessionOf<EchoSession>(dispatch).getToken()
 
 /**
  * Refetches the balance and the free tier now; resolves to the balance. Rejects with an
@@ -39,7 +39,7 @@ export const getToken = (): EchoThunk<string | null> => (dispatch) => sessionOf(
  */
 export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
   if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-  const { appId } = sessionOf(dispatch)
+  const { appId } = echoSessionOf<EchoSession>(dispatch).config
   const options = { forceRefetch: true, subscribe: false } as const
   const [balance] = await Promise.all([
     dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
@@ -71,7 +71,7 @@ export const createPaymentLink =
   (request: PaymentLinkRequest, { checkoutIn = 'this-tab' }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-    const { apiUrl } = sessionOf(dispatch)
+    const { apiUrl } = echoSessionOf<EchoSession>(dispatch).config
     const successUrl = request?.successUrl ?? pageOrigin()
     const marked = successUrl === undefined ? request : { ...request, successUrl: markTopUpReturn(successUrl, checkoutIn) }
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
@@ -98,7 +98,7 @@ function notAuthenticated(action?: string): EchoError {
  * const router = store.dispatch(getEchoRouter())
  */
 export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  sessionRouter(sessionOf(dispatch), dispatch)
+  ownedBy(dispatch, sessionRouter)
 
 /**
  * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
@@ -109,4 +109,4 @@ export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown,
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: store.dispatch(getEchoFetch()), dangerouslyAllowBrowser: true })
  */
 export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  sessionEchoFetch(sessionOf(dispatch), dispatch)
+  ownedBy(dispatch, sessionEchoFetch)

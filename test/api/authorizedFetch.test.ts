@@ -169,12 +169,21 @@ describe('the authorized fetch', () => {
       }),
     )
     const echoFetch = createEchoFetch({ tokenProvider: provider })
-    const streamed = () => new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(new TextEncoder().encode('part')), controller.close()) })
-    const first = await echoFetch(`${API}/upload`, { method: 'POST', body: streamed(), duplex: 'half' } as RequestInit)
+    const streamedUpload = (): RequestInit => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('part'))
+          controller.close()
+        },
+      })
+      // `duplex` is what fetch requires for a stream body; TypeScript's RequestInit does not list it yet.
+      return { method: 'POST', body, duplex: 'half' } as RequestInit
+    }
+    const first = await echoFetch(`${API}/upload`, streamedUpload())
     expect(first.status).toBe(401)
     expect(state.refreshCalls).toBe(1)
     expect(authorizations).toEqual(['Bearer token-1'])
-    const next = await echoFetch(`${API}/upload`, { method: 'POST', body: streamed(), duplex: 'half' } as RequestInit)
+    const next = await echoFetch(`${API}/upload`, streamedUpload())
     expect(next.status).toBe(200)
   })
 

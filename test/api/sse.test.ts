@@ -47,6 +47,22 @@ describe('parseServerSentEvents', () => {
     expect(await parseAll(['data: a\n\ndata: b'])).toEqual([message('a'), message('b')])
   })
 
+  it('takes a data field with nothing after the colon as an empty data line', async () => {
+    expect(await parseAll(['data:\ndata: x\n\ndata:\n\n'])).toEqual([message('\nx'), message('')])
+  })
+
+  it('leaves an event unnamed when its event field is empty', async () => {
+    expect(await parseAll(['event: ping\nevent:\ndata: x\n\n'])).toEqual([message('x')])
+  })
+
+  it('ignores an id that holds NUL, and fields it does not know (retry)', async () => {
+    expect(await parseAll(['id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\nretry: 3000\ndata: c\n\n'])).toEqual([
+      message('a', null, '1'),
+      message('b', null, '1'),
+      message('c', null, '1'),
+    ])
+  })
+
   it('decodes a UTF-8 character split across chunks', async () => {
     const bytes = encoder.encode('data: héllo 🌍\n\n')
     const cut = bytes.indexOf(0xf0) + 2 // in the middle of the 4-byte emoji

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest'
 
 import { resolveConfig } from 'echo-rtk'
 
-import { oidcSettings, storedUserKey } from '../../src/auth/oidcSettings'
+import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS, storedUserKey } from '../../src/auth/oidcSettings'
 
 const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined, clear: () => undefined, key: () => null, length: 0 } as Storage
 
-describe('the UserManager settings (DESIGN §4)', () => {
+describe('the OidcClient settings (DESIGN §4)', () => {
   const config = resolveConfig({ appId: 'app-123', apiUrl: 'https://echo.test' }, { origin: 'http://localhost:5173' })
   const settings = oidcSettings(config, storage)
 
@@ -16,24 +16,19 @@ describe('the UserManager settings (DESIGN §4)', () => {
       authority: 'https://echo.test',
       client_id: 'app-123',
       redirect_uri: 'http://localhost:5173',
-      silent_redirect_uri: 'http://localhost:5173',
       response_type: 'code',
       scope: 'llm:invoke offline_access',
     })
   })
 
-  it('renew silently within 10 s, without an id token, through the session timer rather than oidc-client-ts own', () => {
-    expect(settings).toMatchObject({
-      silentRequestTimeoutInSeconds: 10,
-      includeIdTokenInSilentRenew: false,
-      automaticSilentRenew: false,
-      loadUserInfo: false,
-      monitorSession: false,
-    })
+  it('renew silently within 10 s (the refresh-token grant), with no id token and no userinfo of oidc-client-ts own: the session times, renews and reads the profile itself', () => {
+    expect(SILENT_RENEW_TIMEOUT_SECONDS).toBe(10)
+    expect(settings).toMatchObject({ loadUserInfo: false })
+    expect(settings).not.toHaveProperty('automaticSilentRenew')
   })
 
-  it('keep the user in the given storage (localStorage in a browser)', () => {
-    expect(settings.userStore).toBeInstanceOf(WebStorageStateStore)
+  it("keep sign-in state in the given storage (localStorage in a browser), and the user under oidc-client-ts's own key", () => {
+    expect(settings.stateStore).toBeInstanceOf(WebStorageStateStore)
     expect(storedUserKey(config)).toBe('oidc.user:https://echo.test:app-123')
   })
 

@@ -39,6 +39,16 @@ describe('stored users', () => {
     expect(isNewer(old, null)).toBe(true)
   })
 
+  it('a user with other tokens and the same expiry is newer: two refreshes within one second', () => {
+    expect(isNewer(user('t2', 100), user('t1', 100))).toBe(true)
+  })
+
+  it('of users whose tokens expire at the same second, the first listed is the newest', () => {
+    const [stored, inMemory] = [user('t1', 100), user('t2', 100)]
+    expect(newestUser([stored, inMemory])).toBe(stored)
+    expect(newestUser([inMemory, stored])).toBe(inMemory)
+  })
+
   it("a sign-in answer is this app's only if this app stored its state", () => {
     const storage = memoryStorage({ 'oidc.s1': JSON.stringify({ id: 's1', client_id: 'app-123' }), 'oidc.s2': JSON.stringify({ id: 's2', client_id: 'other' }) })
     expect(isOwnSignInState(storage, 's1', 'app-123')).toBe(true)
@@ -68,6 +78,16 @@ describe('what storage and other tabs hand over is checked', () => {
       expect(userFromStorageString(JSON.stringify(broken))).toBeNull()
     }
     expect(userFromStorageString(JSON.stringify({ ...stored, refresh_token: null }))?.refresh_token).toBeNull()
+  })
+
+  it('takes nothing that is not text, even a value that reads as a user once turned into text', () => {
+    const text = JSON.stringify(stored)
+    expect(userFromStorageString([text])).toBeNull()
+    expect(userFromStorageString({ toString: () => text })).toBeNull()
+  })
+
+  it('an expiry stored as text, even as digits, counts as long past', () => {
+    expect(expiresAtMs(userFromStorageString(JSON.stringify({ ...stored, expires_at: '1900000000' }))!)).toBe(0)
   })
 
   it('an expiry that cannot be read counts as long past', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { EchoProvider, EchoTopUp, isInsufficientFunds, useEcho, useEchoRouter } from 'echo-rtk'
 
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { BALANCE_REFETCH_DELAY_MS } from '../../src/store/sessionModelCalls'
+import { BALANCE_REFETCH_DELAY_MS } from '../../src/store/middleware/modelCalls'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
 import { fakeEcho } from '../support/fakeEcho'

@@ -23,7 +23,7 @@ const root = (auth: AuthState) => ({ echo: { auth, balance: { balance: null, fre
 
 describe('authSlice', () => {
   it('starts loading, with nobody signed in', () => {
-    expect(reduce()).toEqual({ status: 'loading', user: null, accessToken: null, expiresAt: null, isRefreshing: false, error: null })
+    expect(reduce()).toEqual({ status: 'loading', user: null, accessToken: null, expiresAt: null, isRefreshing: false, error: null, arrivedBy: null })
   })
 
   it('signs in with the user, the token and its expiry', () => {
@@ -34,7 +34,15 @@ describe('authSlice', () => {
       expiresAt: 1_000,
       isRefreshing: false,
       error: null,
+      arrivedBy: null,
     })
+  })
+
+  it('remembers how the sign-in reached the page: back from Echo, from storage, from another tab', () => {
+    expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1, arrivedBy: 'callback' })).arrivedBy).toBe('callback')
+    expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1, arrivedBy: 'tab' })).arrivedBy).toBe('tab')
+    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'x' }, 'callback'))).toMatchObject({ status: 'unauthenticated', arrivedBy: 'callback', error: { message: 'x' } })
+    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'x' })).arrivedBy).toBeNull()
   })
 
   it('a refresh changes only the token, its expiry and isRefreshing', () => {
@@ -60,6 +68,7 @@ describe('authSlice', () => {
       expiresAt: null,
       isRefreshing: false,
       error: null,
+      arrivedBy: null,
     })
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, vi } from 'vitest'
 
-import { getEchoSession } from '../../src/api/echoSessionPort'
+import { getEchoSession } from '../../src/api/query/echoSessionPort'
 import type { EchoSession } from '../../src/auth/EchoSession'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'

@@ -5,8 +5,8 @@ import { StrictMode, type ReactNode } from 'react'
 
 import { EchoProvider, echoReducers, type EchoConfig, type EchoRootState } from 'echo-rtk'
 
-import { isGetEchoSession } from '../../src/api/echoSessionPort'
-import { createEchoMiddleware } from '../../src/store/sessionMiddleware'
+import { isGetEchoSession } from '../../src/api/query/echoSessionPort'
+import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { CONFIG } from './echoStores'
 

@@ -1,8 +1,8 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query'
 
-import { EchoError, type EchoErrorData } from '../errors'
+import { EchoError, type EchoErrorData } from '../../errors'
 import { echoSessionOf } from './echoSessionPort'
-import { requestJson, type JsonRequest } from './requestJson'
+import { requestJson, type JsonRequest } from '../requestJson'
 
 /** A request, or a function that builds it (and may refuse bad input by throwing). */
 export type EchoQueryArgs = JsonRequest | (() => JsonRequest)
@@ -16,7 +16,7 @@ export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> =
   try {
     const session = echoSessionOf(api.dispatch)
     const request = typeof args === 'function' ? args() : args
-    return { data: await requestJson(session.sendAuthorized, session.apiUrl, { ...request, signal: api.signal }) }
+    return { data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }) }
   } catch (error) {
     return { error: EchoError.from(error).toJSON() }
   }

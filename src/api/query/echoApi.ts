@@ -13,7 +13,7 @@ import {
   listAppsRequest,
   registerReferralRequest,
   toAppList,
-} from './echoRequests'
+} from '../echoRequests'
 import type {
   AppList,
   Balance,
@@ -25,7 +25,7 @@ import type {
   ReferralRequest,
   ReferralResponse,
   SupportedModelsResponse,
-} from './wireTypes'
+} from '../wireTypes'
 
 // The generated hooks read the store of the nearest <EchoProvider> (see echoReduxContext).
 const createApi = buildCreateApi(
@@ -137,7 +137,7 @@ export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetBa
 /** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
 export const useGetFreeBalanceQuery = /* @__PURE__ */ signedInQuery<(typeof echoApi)['useGetFreeBalanceQuery'], FreeBalanceQueryHook>(
   hookOf('useGetFreeBalanceQuery'),
-  (dispatch) => echoSessionOf(dispatch).appId,
+  (dispatch) => echoSessionOf(dispatch).config.appId,
 )
 export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetSupportedModelsQuery'))
 export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 
-import { whenBodyEnds } from '../../src/store/whenBodyEnds'
+import { whenBodyEnds } from '../../src/api/whenBodyEnds'
 
 const answer = () => new Response(new Blob(['chunk one ', 'chunk two']).stream(), { status: 200, headers: { 'x-kept': 'yes' } })
 

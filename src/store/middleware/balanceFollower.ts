@@ -1,7 +1,7 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/echoApi'
-import { signedIn, signedOut, signInFailed } from './authSlice'
+import { sessionEchoApi } from '../../api/query/echoApi'
+import { signedIn, signedOut, signInFailed } from '../authSlice'
 
 interface Subscription {
   unsubscribe(): void
