@@ -15,7 +15,7 @@ export {
   useRegisterReferralMutation,
 } from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
-export { skipToken } from '@reduxjs/toolkit/query/react'
+export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
 export type { SignInOptions, SignInSource } from './auth/sessionReporter'
 export type { EchoEnvironment } from './auth/environment'

@@ -1,6 +1,6 @@
 import type { Store } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/query/echoApi'
+import { sessionEchoApi } from '../api/query/sessionEchoApi'
 import { getEchoSession, isGetEchoSession } from '../api/query/echoSessionPort'
 import { missingMiddlewareMessage, missingReducersMessage } from '../api/query/setupMessages'
 

@@ -1,6 +1,6 @@
 import { createSlice, isAnyOf, isRejectedWithValue, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/query/echoApi'
+import { sessionEchoApi } from '../api/query/sessionEchoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { signedOut } from './authSlice'

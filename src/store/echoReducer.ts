@@ -1,6 +1,7 @@
 import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi, type echoApi } from '../api/query/echoApi'
+import type { echoApi } from '../api/query/echoApi'
+import { sessionEchoApi } from '../api/query/sessionEchoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
 

@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/query/echoApi'
+import { sessionEchoApi } from '../api/query/sessionEchoApi'
 import { echoSessionOf } from '../api/query/echoSessionPort'
 import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
 import { pageOrigin } from '../config'

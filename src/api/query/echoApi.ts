@@ -1,101 +1,62 @@
-import { buildCreateApi, coreModule, reactHooksModule, skipToken, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
+import { buildCreateApi, coreModule, reactHooksModule, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
+import { skipToken } from '@reduxjs/toolkit/query'
 
-import { echoBaseQuery } from './echoBaseQuery'
-import { echoSessionOf } from './echoSessionPort'
+import { getAppRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest, toAppList } from '../echoRequests'
+import type { AppList, EchoAccount, EchoApp, FreeTierBalance, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
+import type { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
-import {
-  createPaymentLinkRequest,
-  getAppRequest,
-  getBalanceRequest,
-  getFreeBalanceRequest,
-  getSupportedModelsRequest,
-  getUserRequest,
-  listAppsRequest,
-  registerReferralRequest,
-  toAppList,
-} from '../echoRequests'
-import type {
-  AppList,
-  Balance,
-  EchoAccount,
-  EchoApp,
-  FreeTierBalance,
-  PaymentLinkRequest,
-  PaymentLinkResponse,
-  ReferralRequest,
-  ReferralResponse,
-  SupportedModelsResponse,
-} from '../wireTypes'
+import { echoSessionOf } from './echoSessionPort'
+import { API_SETTINGS, sessionEchoApi, sessionEndpoints, type EchoEndpointBuilder } from './sessionEchoApi'
 
-// The generated hooks read the store of the nearest <EchoProvider> (see echoReduxContext).
-const createApi = buildCreateApi(
-  coreModule(),
-  reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }),
-)
-
-/**
- * `echoApi` with only the endpoints the session itself calls (the balance and the payment link).
- * The store, the middleware and the thunks use this one, so an app that never calls the other
- * endpoints does not bundle them; `echoApi` below adds the rest to this same object.
- * @internal
- */
-export const sessionEchoApi = createApi({
-  reducerPath: 'echoApi',
-  baseQuery: echoBaseQuery,
-  tagTypes: ['Balance', 'App', 'User', 'Models'],
-  endpoints: (build) => ({
-    getBalance: build.query<Balance, void>({
-      query: getBalanceRequest,
-      providesTags: ['Balance'],
-    }),
-    getFreeBalance: build.query<FreeTierBalance, string>({
-      query: (echoAppId) => () => getFreeBalanceRequest(echoAppId),
-      providesTags: ['Balance'],
-    }),
-    createPaymentLink: build.mutation<PaymentLinkResponse, PaymentLinkRequest>({
-      query: (request) => () => createPaymentLinkRequest(request),
-      invalidatesTags: ['Balance'],
-    }),
+/** The endpoints an app calls through hooks or `echoApi` (the session calls none of them). */
+const appEndpoints = (build: EchoEndpointBuilder) => ({
+  getApps: build.query<AppList, void>({
+    query: listAppsRequest,
+    transformResponse: toAppList,
+    providesTags: ['App'],
+  }),
+  getApp: build.query<EchoApp, string>({
+    query: (id) => () => getAppRequest(id),
+    providesTags: (_app, _error, id) => [{ type: 'App', id }],
+  }),
+  getSupportedModels: build.query<SupportedModelsResponse, void>({
+    query: getSupportedModelsRequest,
+    providesTags: ['Models'],
+  }),
+  getUser: build.query<EchoAccount, void>({
+    query: getUserRequest,
+    providesTags: ['User'],
+  }),
+  registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
+    query: (request) => () => registerReferralRequest(request),
+    invalidatesTags: ['User', 'Balance'],
   }),
 })
+
+/**
+ * The hooks API over the store's `echoApi` slice: the same eight endpoints, with RTK Query's
+ * hooks, reading the store of the nearest <EchoProvider>. The store's own API (no hooks) learns
+ * the app's endpoints too, since its middleware keeps their cache. Both make the same actions and
+ * read the same slice, so a call from either is one call.
+ */
+function createEchoApi() {
+  sessionEchoApi.injectEndpoints({ endpoints: appEndpoints })
+  const createApi = buildCreateApi(coreModule(), reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }))
+  return createApi({ ...API_SETTINGS, endpoints: (build) => ({ ...sessionEndpoints(build), ...appEndpoints(build) }) })
+}
 
 /**
  * Echo's API as RTK Query endpoints, mounted at `echoApi`. Its hooks are exported by name
  * (`useGetBalanceQuery`, ...) and read the store of the nearest `<EchoProvider>`. A payment link or a referral marks the balance stale, and so does
  * `refreshBalance()`.
  *
- * The balance and payment-link endpoints are those of `sessionEchoApi`; this adds the others to
- * that same object. The injection is marked pure so that a bundler drops it from an app that imports
- * neither `echoApi` nor one of these hooks (and so never calls these endpoints).
+ * It is made when an app imports it or one of its hooks (marked pure, a bundler drops it, and RTK
+ * Query's hooks module with it, from an app that does not).
  *
  * @example
  * const { data: balance } = useGetBalanceQuery()
  */
-export const echoApi = /* @__PURE__ */ sessionEchoApi.injectEndpoints({
-  endpoints: (build) => ({
-    getApps: build.query<AppList, void>({
-      query: listAppsRequest,
-      transformResponse: toAppList,
-      providesTags: ['App'],
-    }),
-    getApp: build.query<EchoApp, string>({
-      query: (id) => () => getAppRequest(id),
-      providesTags: (_app, _error, id) => [{ type: 'App', id }],
-    }),
-    getSupportedModels: build.query<SupportedModelsResponse, void>({
-      query: getSupportedModelsRequest,
-      providesTags: ['Models'],
-    }),
-    getUser: build.query<EchoAccount, void>({
-      query: getUserRequest,
-      providesTags: ['User'],
-    }),
-    registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
-      query: (request) => () => registerReferralRequest(request),
-      invalidatesTags: ['User', 'Balance'],
-    }),
-  }),
-})
+export const echoApi = /* @__PURE__ */ createEchoApi()
 
 /**
  * One generated hook of `echoApi`. A call rather than a plain property read (or destructuring),
@@ -131,15 +92,15 @@ function signedInQuery<Hook, Guarded = Hook>(hook: Hook, defaultArg?: (dispatch:
 /** `useGetFreeBalanceQuery`'s type, its app id optional (`void`: it may be left out). */
 type FreeBalanceQueryHook = TypedUseQuery<FreeTierBalance, string | void, typeof echoBaseQuery>
 
-export const useGetAppsQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetAppsQuery'))
-export const useGetAppQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetAppQuery'))
-export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetBalanceQuery'))
+export const useGetAppsQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetAppsQuery'))
+export const useGetAppQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetAppQuery'))
+export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetBalanceQuery'))
 /** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
 export const useGetFreeBalanceQuery = /* @__PURE__ */ signedInQuery<(typeof echoApi)['useGetFreeBalanceQuery'], FreeBalanceQueryHook>(
-  hookOf('useGetFreeBalanceQuery'),
+  /* @__PURE__ */ hookOf('useGetFreeBalanceQuery'),
   (dispatch) => echoSessionOf(dispatch).config.appId,
 )
-export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetSupportedModelsQuery'))
+export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetSupportedModelsQuery'))
 export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')
-export const useGetUserQuery = /* @__PURE__ */ signedInQuery(hookOf('useGetUserQuery'))
+export const useGetUserQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetUserQuery'))
 export const useRegisterReferralMutation = /* @__PURE__ */ hookOf('useRegisterReferralMutation')

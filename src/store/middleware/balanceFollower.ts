@@ -1,6 +1,6 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/echoApi'
+import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import { signedIn, signedOut, signInFailed } from '../authSlice'
 
 interface Subscription {

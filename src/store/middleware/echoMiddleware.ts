@@ -1,6 +1,6 @@
 import { createAction, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/echoApi'
+import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import { isGetEchoSession } from '../../api/query/echoSessionPort'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { EchoConfig } from '../../config'

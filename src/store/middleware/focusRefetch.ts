@@ -1,5 +1,5 @@
 import type { Dispatch } from '@reduxjs/toolkit'
-import { setupListeners } from '@reduxjs/toolkit/query/react'
+import { setupListeners } from '@reduxjs/toolkit/query'
 
 /** Coming back to the page (focus, back online) refetches the balance: RTK Query's listeners, while the session runs in a browser. */
 export function focusRefetch(dispatch: Dispatch): { start(): void; stop(): void } {

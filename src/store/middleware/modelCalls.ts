@@ -1,5 +1,5 @@
 import { createEchoFetch } from '../../api/authorizedFetch'
-import { sessionEchoApi } from '../../api/query/echoApi'
+import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import { createEchoRouter } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { urlOf } from '../../api/tokenOrigins'

@@ -1,6 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/echoApi'
+import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import type { SessionReporter } from '../../auth/sessionReporter'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from '../authSlice'
 
