@@ -1,15 +1,15 @@
 // Routes the requests of the API port: /api/v1, userinfo, the login and consent pages, checkout,
 // a small dev control, and everything else to the OpenID provider (authorize, token, jwks, logout).
 
-import { allowAnyOrigin, answerPreflight } from './cors.mjs'
-import { createApiHandler } from './api.mjs'
-import { createCheckoutHandler, formatUsd } from './checkout.mjs'
-import { createInteractionHandler } from './interactions.mjs'
-import { createUserinfoHandler } from './userinfo.mjs'
+import { allowAnyOrigin, answerPreflight } from './http/cors.mjs'
+import { createApiHandler } from './ledger/api.mjs'
+import { createCheckoutHandler, formatUsd } from './ledger/checkout.mjs'
+import { createInteractionHandler } from './oauth/interactions.mjs'
+import { createUserinfoHandler } from './oauth/userinfo.mjs'
 import { DEMO_APP_ID, DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
-import { escapeHtml, page, readJson, sendHtml, sendJson } from './http.mjs'
-import { answerFavicon } from './favicon.mjs'
-import { isRecord } from './answerText.mjs'
+import { escapeHtml, page, readJson, sendHtml, sendJson } from './http/http.mjs'
+import { answerFavicon } from './http/favicon.mjs'
+import { isRecord } from './router/answerText.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -19,8 +19,8 @@ import { isRecord } from './answerText.mjs'
  *   provider: import('oidc-provider').default,
  *   apiUrl: string,
  *   routerUrl: string,
- *   ledger: import('./ledger.mjs').Ledger,
- *   findAccessToken: (token: string | undefined) => Promise<import('./accessTokens.mjs').AccessTokenInfo | undefined>,
+ *   ledger: import('./ledger/ledger.mjs').Ledger,
+ *   findAccessToken: (token: string | undefined) => Promise<import('./oauth/accessTokens.mjs').AccessTokenInfo | undefined>,
  *   autoLogin: boolean,
  * }} options
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
@@ -60,7 +60,7 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
  * free tier as `freeTierBalance`.
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {import('./ledger.mjs').Ledger} ledger
+ * @param {import('./ledger/ledger.mjs').Ledger} ledger
  */
 async function setBalance(req, res, ledger) {
   if (req.method !== 'POST') return sendJson(res, 405, { message: 'POST {"balance": <USD>, "freeTier": <USD>} to set what is left' })

@@ -2,7 +2,7 @@
 // `npm run dev-server`: reads the settings from environment variables and flags, starts the dev
 // server, prints where everything is, and stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
 
-import { formatUsd } from './checkout.mjs'
+import { formatUsd } from './ledger/checkout.mjs'
 import { DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE } from './fixtures.mjs'
 import { readSettings, usage } from './settings.mjs'
 
@@ -18,6 +18,7 @@ if (parsed.help) {
   process.exit(0)
 }
 
+/** @type {import('./startDevServer.mjs').RunningDevServer} */
 let server
 try {
   // Loaded only now, so --help and a bad setting answer without oidc-provider's start-up notices.

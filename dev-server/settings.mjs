@@ -2,16 +2,18 @@
 // The names are a contract other tools rely on (issue 7): change none of them.
 
 /**
+ * The dev server's settings: the one definition, for the JavaScript here and the TypeScript callers
+ * (`import type { DevServerSettings } from '../dev-server/settings.mjs'`).
  * @typedef {object} DevServerSettings
- * @property {number} port OAuth and /api/v1 port (0 = any free port).
- * @property {number} routerPort The model router's port (0 = any free port).
- * @property {number} accessTtl Access-token lifetime in seconds.
- * @property {boolean} autoLogin Login and consent complete by themselves for the test user.
- * @property {number} streamDelayMs Pause between streamed chunks, in milliseconds.
- * @property {number} balance The test user's starting balance in USD.
+ * @property {number} port OAuth and /api/v1 port (0 = any free port). ECHO_DEV_PORT, --port.
+ * @property {number} routerPort The model router's port (0 = any free port). ECHO_DEV_ROUTER_PORT, --router-port.
+ * @property {number} accessTtl Access-token lifetime in seconds. ECHO_DEV_ACCESS_TTL, --access-ttl.
+ * @property {boolean} autoLogin Login and consent complete by themselves for the test user. ECHO_DEV_AUTO_LOGIN=1, --auto-login.
+ * @property {number} streamDelayMs Pause between streamed chunks, in milliseconds. ECHO_DEV_STREAM_DELAY, --stream-delay.
+ * @property {number} balance The test user's starting balance in USD. ECHO_DEV_BALANCE, --balance.
  */
 
-/** @type {DevServerSettings} */
+/** @type {Readonly<DevServerSettings>} */
 export const DEFAULT_SETTINGS = Object.freeze({
   port: 8787,
   routerPort: 8788,

@@ -3,13 +3,16 @@
 
 import { createServer } from 'node:http'
 
-import { createAccessTokenVerifier } from './accessTokens.mjs'
+import { createAccessTokenVerifier } from './oauth/accessTokens.mjs'
 import { createApiServerHandler } from './apiServer.mjs'
 import { DEMO_APP_ID, TEST_USER } from './fixtures.mjs'
-import { Ledger } from './ledger.mjs'
-import { createOidcProvider } from './oidc.mjs'
-import { createRouterHandler } from './router.mjs'
+import { Ledger } from './ledger/ledger.mjs'
+import { createOidcProvider } from './oauth/oidc.mjs'
+import { createRouterHandler } from './router/router.mjs'
 import { resolveSettings } from './settings.mjs'
+
+/** @typedef {import('./settings.mjs').DevServerSettings} DevServerSettings re-exported for the callers of startDevServer */
+/** @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>} RequestHandler */
 
 /** The only interface the dev server listens on. */
 export const HOST = '127.0.0.1'
@@ -18,15 +21,15 @@ export const HOST = '127.0.0.1'
  * @typedef {object} RunningDevServer
  * @property {string} apiUrl the API and OAuth origin, e.g. http://127.0.0.1:8787
  * @property {string} routerUrl the router origin, e.g. http://127.0.0.1:8788
- * @property {string} appId the demo app's id (its OAuth client id)
+ * @property {string} appId the demo app's id: its Echo app id and its OAuth client id
  * @property {{ id: string, email: string, password: string, name: string, balance: number }} testUser balance: the starting balance in USD
- * @property {import('./settings.mjs').DevServerSettings} settings the settings in force
+ * @property {DevServerSettings} settings the settings in force
  * @property {() => Promise<void>} close stops both servers and ends open connections and streams
  */
 
 /**
- * Starts the dev server.
- * @param {Partial<import('./settings.mjs').DevServerSettings>} [options] defaults: DEFAULT_SETTINGS
+ * Starts the dev server; port 0 picks free ports.
+ * @param {Partial<DevServerSettings>} [options] defaults: DEFAULT_SETTINGS
  * @returns {Promise<RunningDevServer>}
  * @example
  * const server = await startDevServer({ port: 0, routerPort: 0, autoLogin: true })
@@ -48,7 +51,9 @@ export async function startDevServer(options = {}) {
   const routerUrl = `http://${HOST}:${portOf(routerServer)}`
 
   const ledger = new Ledger({ balance: settings.balance })
+  /** @type {RequestHandler} */
   let handleApi
+  /** @type {RequestHandler} */
   let handleRouter
   try {
     const { provider, signingKey } = createOidcProvider({ issuer: apiUrl, resource: routerUrl, accessTtl: settings.accessTtl })
@@ -63,6 +68,7 @@ export async function startDevServer(options = {}) {
   apiServer.on('request', (req, res) => void answerSafely(handleApi, req, res))
   routerServer.on('request', (req, res) => void answerSafely(handleRouter, req, res))
 
+  /** @type {Promise<void> | undefined} */
   let closing
   return {
     apiUrl,
@@ -79,7 +85,7 @@ export async function startDevServer(options = {}) {
 
 /**
  * Runs a handler and turns a thrown error into a 500 instead of a crash.
- * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>} handler
+ * @param {RequestHandler} handler
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  */

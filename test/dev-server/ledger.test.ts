@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 
-import { Ledger, MIN_CREDIT_MICROS, toMicros } from '../../dev-server/ledger.mjs'
+import { Ledger, MIN_CREDIT_MICROS, toMicros } from '../../dev-server/ledger/ledger.mjs'
 
 /** The demo app (fixtures.mjs), whose free tier is $1 a user from a $5 pool. */
 const DEMO_APP_ID = '6f1d2c7a-3b8e-4e15-9c0a-2d7b5e8f4a31'

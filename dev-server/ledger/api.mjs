@@ -1,9 +1,9 @@
 // The eight /api/v1 endpoints (SPEC §7) over the in-memory ledger, with Echo's wire shapes and
 // error bodies (DESIGN §8): `{ message }`, 401 `{"message":"Unauthorized"}`, 400s with `errors`.
 
-import { BodyTooLargeError, HttpError, bearerToken, readJson, sendJson } from './http.mjs'
-import { DEMO_APP, TEST_USER } from './fixtures.mjs'
-import { supportedModels } from './models.mjs'
+import { BodyTooLargeError, HttpError, bearerToken, readJson, sendJson } from '../http/http.mjs'
+import { DEMO_APP, TEST_USER } from '../fixtures.mjs'
+import { supportedModels } from '../router/models.mjs'
 import { toUsd } from './ledger.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -19,7 +19,7 @@ const invalidField = (field, message) => new HttpError(400, { message: 'Invalid 
 const notFound = () => new HttpError(404, { message: 'App not found' })
 
 /**
- * @param {{ apiUrl: string, ledger: import('./ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('./accessTokens.mjs').AccessTokenInfo | undefined> }} options
+ * @param {{ apiUrl: string, ledger: import('./ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('../oauth/accessTokens.mjs').AccessTokenInfo | undefined> }} options
  * @returns {(req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>}
  */
 export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
@@ -90,6 +90,7 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       return
     }
     try {
+      /** @type {Record<string, unknown>} */
       let body = {}
       if (req.method === 'POST') {
         const parsed = await readJson(req)

@@ -1,7 +1,7 @@
 // The fake checkout behind payment links: /checkout/{id} shows the amount and a Pay button; paying
 // credits the ledger once and returns to the link's successUrl, as Stripe's hosted page would.
 
-import { escapeHtml, page, redirect, sendHtml } from './http.mjs'
+import { escapeHtml, page, redirect, sendHtml } from '../http/http.mjs'
 import { toUsd } from './ledger.mjs'
 
 /**

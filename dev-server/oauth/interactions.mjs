@@ -1,8 +1,8 @@
 // The login and consent pages of the OpenID provider (/interaction/:uid). A person clicks through
 // them; a test fills the form; with auto-login they complete by themselves for the test user.
 
-import { escapeHtml, page, readForm, sendHtml } from './http.mjs'
-import { DEMO_APP, ECHO_SCOPE, TEST_USER } from './fixtures.mjs'
+import { escapeHtml, page, readForm, sendHtml } from '../http/http.mjs'
+import { DEMO_APP, ECHO_SCOPE, TEST_USER } from '../fixtures.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -22,6 +22,7 @@ export function createInteractionHandler({ provider, autoLogin }) {
     if (!match) return false
     const [, uid = '', action] = match
 
+    /** @type {import('oidc-provider').Interaction} */
     let details
     try {
       details = await provider.interactionDetails(req, res)
@@ -63,7 +64,7 @@ export function createInteractionHandler({ provider, autoLogin }) {
   /**
    * @param {IncomingMessage} req
    * @param {ServerResponse} res
-   * @param {Record<string, unknown>} result
+   * @param {import('oidc-provider').InteractionResults} result
    */
   async function finish(req, res, result, merge = true) {
     await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: merge })
@@ -78,7 +79,7 @@ function loggedIn() {
 /**
  * Grants what the consent prompt found missing, the way oidc-provider's example does.
  * @param {import('oidc-provider').default} provider
- * @param {{ grantId?: string, prompt: { details: unknown }, params: Record<string, unknown>, session?: { accountId?: string } }} details the interaction
+ * @param {import('oidc-provider').Interaction} details the interaction
  */
 async function consented(provider, details) {
   const { prompt, params, session } = details

@@ -1,8 +1,8 @@
 // /api/oauth/userinfo as Echo answers it (DESIGN §8). oidc-provider's own userinfo refuses tokens
 // without the `openid` scope, which Echo never asks for, so this route answers instead.
 
-import { bearerToken, sendJson } from './http.mjs'
-import { TEST_USER } from './fixtures.mjs'
+import { bearerToken, sendJson } from '../http/http.mjs'
+import { TEST_USER } from '../fixtures.mjs'
 
 /** @typedef {import('./accessTokens.mjs').AccessTokenInfo} AccessTokenInfo */
 

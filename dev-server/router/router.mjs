@@ -4,8 +4,8 @@
 // As Echo's router: no token or no credit left -> 402 with an HTML body; a bad or expired
 // token -> 401; an unknown model -> 422 `{ error }`; streams carry no Content-Type.
 
-import { BodyTooLargeError, HttpError, readBody, sendJson } from './http.mjs'
-import { allowAnyOrigin, answerPreflight } from './cors.mjs'
+import { BodyTooLargeError, HttpError, readBody, sendJson } from '../http/http.mjs'
+import { allowAnyOrigin, answerPreflight } from '../http/cors.mjs'
 import { answerFor, isRecord } from './answerText.mjs'
 import { chatCompletions, completions, responses } from './openaiShapes.mjs'
 import { messages } from './anthropicShapes.mjs'
@@ -13,8 +13,8 @@ import { generateContent } from './googleShapes.mjs'
 import { planGoogleEmbedding, planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
 import { findModel } from './models.mjs'
 import { writeFrames } from './sse.mjs'
-import { TEST_USER } from './fixtures.mjs'
-import { FAVICON_LINK, answerFavicon } from './favicon.mjs'
+import { TEST_USER } from '../fixtures.mjs'
+import { FAVICON_LINK, answerFavicon } from '../http/favicon.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -63,7 +63,7 @@ const GOOGLE = {
 }
 
 /**
- * @param {{ ledger: import('./ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('./accessTokens.mjs').AccessTokenInfo | undefined>, streamDelayMs: number }} options
+ * @param {{ ledger: import('../ledger/ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('../oauth/accessTokens.mjs').AccessTokenInfo | undefined>, streamDelayMs: number }} options
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
  */
 export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) {

@@ -7,10 +7,10 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto'
 
 import Provider, { errors } from 'oidc-provider'
 
-import { DEMO_APP_ID, ECHO_SCOPE, OAUTH_PATHS, TEST_USER } from './fixtures.mjs'
+import { DEMO_APP_ID, ECHO_SCOPE, OAUTH_PATHS, TEST_USER } from '../fixtures.mjs'
 import { createOidcStore } from './oidcStore.mjs'
-import { escapeHtml, page } from './http.mjs'
-import { FAVICON_LINK } from './favicon.mjs'
+import { escapeHtml, page } from '../http/http.mjs'
+import { FAVICON_LINK } from '../http/favicon.mjs'
 
 /** How long a refresh token lives, as Echo says in `refresh_token_expires_in` (30 days). */
 export const REFRESH_TOKEN_TTL = 30 * 24 * 60 * 60
@@ -148,7 +148,7 @@ export function isLoopbackHttpUri(value) {
  * Echo grants it without the client asking for `prompt=consent`, so the dev server adds it to
  * authorization requests that ask for offline_access; the consent step then completes by itself
  * with auto-login, or on the consent page's button.
- * @type {import('koa').Middleware}
+ * @type {import('oidc-provider').Middleware}
  */
 async function askForConsentToKeepOfflineAccess(ctx, next) {
   if (ctx.path === OAUTH_PATHS.authorization && ctx.method === 'GET') {
@@ -166,7 +166,7 @@ async function askForConsentToKeepOfflineAccess(ctx, next) {
 /**
  * Echo's token answers: `refresh_token_expires_in` beside the refresh token, and bad codes or
  * refresh tokens as `invalid_request` (Echo never answers `invalid_grant`; DESIGN §8).
- * @type {import('koa').Middleware}
+ * @type {import('oidc-provider').Middleware}
  */
 async function answerTokenRequestsAsEcho(ctx, next) {
   await next()
@@ -179,7 +179,7 @@ async function answerTokenRequestsAsEcho(ctx, next) {
 /**
  * Pages oidc-provider writes itself (the form_post page, used for logout without a session) get the
  * dev server's icon link too; the pages written here carry it already.
- * @type {import('koa').Middleware}
+ * @type {import('oidc-provider').Middleware}
  */
 async function linkFavicon(ctx, next) {
   await next()
@@ -191,7 +191,7 @@ async function linkFavicon(ctx, next) {
 /**
  * The logout confirmation submits itself, so sign-out needs no click; the button is there for a
  * browser without JavaScript.
- * @param {import('koa').Context} ctx
+ * @param {import('oidc-provider').KoaContextWithOIDC} ctx
  * @param {string} form oidc-provider's form, with its xsrf field
  */
 function logoutSource(ctx, form) {
@@ -205,7 +205,7 @@ ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><butto
 
 /**
  * An OAuth error that cannot go back to the app (a bad redirect_uri, an unknown client) as a page.
- * @param {import('koa').Context} ctx
+ * @param {import('oidc-provider').KoaContextWithOIDC} ctx
  * @param {{ error?: string, error_description?: string }} out
  */
 function renderError(ctx, out) {
@@ -216,7 +216,7 @@ function renderError(ctx, out) {
   )
 }
 
-/** @param {import('koa').Context} ctx */
+/** @param {import('oidc-provider').KoaContextWithOIDC} ctx */
 function postLogoutSuccessSource(ctx) {
   ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title>${FAVICON_LINK}</head><body><h1>Signed out</h1><p>You are signed out of the Echo dev server.</p></body></html>`
 }

@@ -2,7 +2,7 @@
 // (OpenAI style), and Imagen :predict, :embedContent and :batchEmbedContents (Google style). Each
 // plan says how many tokens it bills, and answers only once the router has charged them.
 
-import { HttpError, sendJson } from './http.mjs'
+import { HttpError, sendJson } from '../http/http.mjs'
 import { collectText, countTokens, isRecord } from './answerText.mjs'
 import { embeddingFor, embeddingToBase64, pngFor, wavTone } from './media.mjs'
 import { IMAGE_TOKENS } from './models.mjs'

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto'
 
-import { DEMO_APP_ID, DEMO_FREE_TIER, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
+import { DEMO_APP_ID, DEMO_FREE_TIER, REFERRAL_CODE, TEST_USER } from '../fixtures.mjs'
 
 const MICROS_PER_USD = 1_000_000
 

@@ -20,6 +20,7 @@ export class HttpError extends Error {
 
 /** A request body over its size limit. */
 export class BodyTooLargeError extends Error {
+  /** @override */
   name = 'BodyTooLargeError'
 }
 
@@ -27,7 +28,7 @@ export class BodyTooLargeError extends Error {
  * Reads the whole request body, refusing more than `limit` bytes.
  * @param {IncomingMessage} req
  * @param {number} [limit]
- * @returns {Promise<Buffer>}
+ * @returns {Promise<Buffer<ArrayBuffer>>}
  */
 export async function readBody(req, limit = 1_000_000) {
   /** @type {Buffer[]} */

@@ -32,10 +32,13 @@ const SWEEP_AT = 1000
  * @param {() => number} [now] epoch milliseconds
  */
 export function createAccessTokenVerifier(provider, signingKey, now = Date.now) {
-  /** The grant of every JWT access token issued and not yet expired: jti -> { grantId, exp }. */
+  /**
+   * The grant of every JWT access token issued and not yet expired: jti -> { grantId, exp }.
+   * @type {Map<string, { grantId: string | undefined, exp: number }>}
+   */
   const issued = new Map()
 
-  provider.on('access_token.issued', (/** @type {{ jti: string, grantId?: string, exp?: number }} */ token) => {
+  provider.on('access_token.issued', (token) => {
     if (issued.size >= SWEEP_AT) {
       const nowSeconds = now() / 1000
       for (const [jti, record] of issued) if (record.exp <= nowSeconds) issued.delete(jti)

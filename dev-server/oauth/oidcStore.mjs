@@ -5,12 +5,20 @@
 /** Entries are swept for expiry once the map has grown by this many since the last sweep. */
 const SWEEP_EVERY = 500
 
+/** @typedef {import('oidc-provider').AdapterPayload} AdapterPayload */
+
+/**
+ * What the map holds: a model's payload, a session uid's session id, or a grant's member keys.
+ * @typedef {AdapterPayload | string | Set<string>} Stored
+ */
+
 /**
  * An oidc-provider adapter class over one private map.
  * @param {() => number} [now] epoch milliseconds
+ * @returns {import('oidc-provider').AdapterConstructor}
  */
 export function createOidcStore(now = Date.now) {
-  /** @type {Map<string, { value: any, expiresAt: number }>} */
+  /** @type {Map<string, { value: Stored, expiresAt: number }>} */
   const entries = new Map()
   let sizeAtSweep = 0
 
@@ -24,7 +32,7 @@ export function createOidcStore(now = Date.now) {
     }
     return entry.value
   }
-  /** @param {string} key @param {unknown} value @param {number | undefined} expiresIn seconds */
+  /** @param {string} key @param {Stored} value @param {number | undefined} expiresIn seconds */
   const set = (key, value, expiresIn) => {
     if (entries.size - sizeAtSweep >= SWEEP_EVERY) {
       const time = now()
@@ -33,8 +41,18 @@ export function createOidcStore(now = Date.now) {
     }
     entries.set(key, { value, expiresAt: typeof expiresIn === 'number' ? now() + expiresIn * 1000 : Infinity })
   }
+  /** @param {string} key */
+  const payloadAt = (key) => {
+    const value = get(key)
+    return typeof value === 'object' && !(value instanceof Set) ? value : undefined
+  }
   /** @param {string} grantId */
   const grantKey = (grantId) => `grant:${grantId}`
+  /** @param {string} grantId */
+  const grantMembers = (grantId) => {
+    const members = get(grantKey(grantId))
+    return members instanceof Set ? members : undefined
+  }
 
   return class OidcStore {
     /** @param {string} model the provider's model name: Session, Grant, RefreshToken, ... */
@@ -47,12 +65,12 @@ export function createOidcStore(now = Date.now) {
       return `${this.model}:${id}`
     }
 
-    /** @param {string} id @param {Record<string, any>} payload @param {number} [expiresIn] seconds */
+    /** @param {string} id @param {AdapterPayload} payload @param {number} [expiresIn] seconds */
     async upsert(id, payload, expiresIn) {
       const key = this.key(id)
       if (this.model === 'Session' && typeof payload.uid === 'string') set(`sessionUid:${payload.uid}`, id, expiresIn)
       if (typeof payload.grantId === 'string' && this.model !== 'Grant') {
-        const members = get(grantKey(payload.grantId)) ?? new Set()
+        const members = grantMembers(payload.grantId) ?? new Set()
         members.add(key)
         set(grantKey(payload.grantId), members, undefined)
       }
@@ -61,13 +79,13 @@ export function createOidcStore(now = Date.now) {
 
     /** @param {string} id */
     async find(id) {
-      return get(this.key(id))
+      return payloadAt(this.key(id))
     }
 
     /** @param {string} uid */
     async findByUid(uid) {
       const id = get(`sessionUid:${uid}`)
-      return typeof id === 'string' ? get(this.key(id)) : undefined
+      return typeof id === 'string' ? payloadAt(this.key(id)) : undefined
     }
 
     async findByUserCode() {
@@ -76,7 +94,7 @@ export function createOidcStore(now = Date.now) {
 
     /** @param {string} id */
     async consume(id) {
-      const payload = get(this.key(id))
+      const payload = payloadAt(this.key(id))
       if (payload) payload.consumed = Math.floor(now() / 1000)
     }
 
@@ -87,8 +105,8 @@ export function createOidcStore(now = Date.now) {
 
     /** @param {string} grantId */
     async revokeByGrantId(grantId) {
-      const members = get(grantKey(grantId))
-      if (members instanceof Set) for (const key of members) entries.delete(key)
+      const members = grantMembers(grantId)
+      if (members) for (const key of members) entries.delete(key)
       entries.delete(grantKey(grantId))
     }
   }
