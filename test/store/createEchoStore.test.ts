@@ -291,6 +291,13 @@ describe('coming back to the page', () => {
 })
 
 describe('getEchoFetch()', () => {
+  it('asks the store for it with a plain action: Redux Toolkit\'s serializability check stays quiet', () => {
+    const warnings = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const store = newStore()
+    store.dispatch(getEchoFetch())
+    expect(warnings).not.toHaveBeenCalled()
+  })
+
   it("is the session's one fetch: stable, nothing sent signed out, the token only to the API and the router", async () => {
     const store = newStore()
     const echoFetch = store.dispatch(getEchoFetch())

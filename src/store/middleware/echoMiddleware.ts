@@ -37,8 +37,8 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
 
     return (next) => (action) => {
       if (isGetEchoSession(action)) return lifecycle.session
-      const ownedAnswer = owned.answer(action)
-      if (ownedAnswer !== undefined) return ownedAnswer.value
+      const owner = owned.answer(action)
+      if (owner !== undefined) return owner
       if (startEchoSession.match(action)) {
         assertEchoReducers(store.getState())
         const session = lifecycle.start(action.payload)

@@ -18,15 +18,14 @@ export interface OwnedContext {
 /** How to make something the store keeps for its session's life (the model router, the session's fetch). */
 export type Owned<T> = (context: OwnedContext) => T
 
-const OWN = 'echo/own'
+// A plain request: what to make is passed to the answer, not in the action, which stays
+// serializable (Redux Toolkit's check sees every action on its way to the middleware).
+const GET_OWNER = 'echo/getOwner'
 
-interface OwnAction {
-  type: typeof OWN
-  create: Owned<unknown>
-}
+type Owner = <T>(create: Owned<T>) => T
 
-function isOwn(action: unknown): action is OwnAction {
-  return typeof action === 'object' && action !== null && (action as { type?: unknown }).type === OWN
+function isGetOwner(action: unknown): boolean {
+  return typeof action === 'object' && action !== null && (action as { type?: unknown }).type === GET_OWNER
 }
 
 /**
@@ -34,10 +33,10 @@ function isOwn(action: unknown): action is OwnAction {
  * app never asks for is never built (nor, being reached only from here, bundled).
  * @internal
  */
-export function ownedBy<T>(dispatch: (action: OwnAction) => unknown, create: Owned<T>): T {
-  const answer = dispatch({ type: OWN, create })
-  if (isOwn(answer)) throw new Error(missingMiddlewareMessage())
-  return answer as T
+export function ownedBy<T>(dispatch: (action: { type: string }) => unknown, create: Owned<T>): T {
+  const owner = dispatch({ type: GET_OWNER })
+  if (typeof owner !== 'function') throw new Error(missingMiddlewareMessage())
+  return (owner as Owner)(create)
 }
 
 /** The middleware's part: makes and keeps what the store owns, and stops it with the session. @internal */
@@ -51,8 +50,8 @@ export function storeOwned(dispatch: Dispatch, current: () => { session: EchoSes
     return made.get(create) as T
   }
   return {
-    /** The answer to `ownedBy`, or `undefined` when `action` is not its request. */
-    answer: (action: unknown): { value: unknown } | undefined => (isOwn(action) ? { value: owned(action.create) } : undefined),
+    /** The answer to `ownedBy`'s request (the maker of owned things), or `undefined` when `action` is not it. */
+    answer: (action: unknown): Owner | undefined => (isGetOwner(action) ? owned : undefined),
     stop: () => {
       for (const hook of stopHooks) hook()
     },
