@@ -15,7 +15,7 @@ const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@r
 )
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
