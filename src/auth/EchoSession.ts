@@ -8,11 +8,10 @@ import { takeCheckoutReturn } from './checkoutReturn'
 import { EchoOidc } from './echoOidc'
 import { toEchoUser } from './echoUser'
 import type { EchoEnvironment } from './environment'
-import { storedUserKey } from './oidcSettings'
 import { RenewTimer } from './renewSchedule'
 import { SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
 import { takeSignInReturn } from './signInCallback'
-import { expiresAtMs, isNewer, removeSignInStates, storeUser, takeStoredUser } from './storedUser'
+import { expiresAtMs, isNewer, takeStoredUser } from './storedUser'
 import { TabSync } from './tabSync'
 
 /**
@@ -31,7 +30,6 @@ export class EchoSession {
   readonly #oidc: EchoOidc
   readonly #tabs: TabSync
   readonly #timer: RenewTimer
-  readonly #userKey: string
   #user: User | null = null
   #lifetimeMs = 0
   /** The user id the store was last told is signed in. */
@@ -45,7 +43,6 @@ export class EchoSession {
     this.config = config
     this.#env = env
     this.#report = report
-    this.#userKey = storedUserKey(config)
     this.#oidc = new EchoOidc(config, env.storage)
     this.#tabs = new TabSync(config, env)
     this.#timer = new RenewTimer(env)
@@ -78,9 +75,15 @@ export class EchoSession {
     if (this.#started) return this.#scheduleRenew()
     this.#started = true
     const signInReturn = takeSignInReturn(this.#env, this.#oidc, this.config)
-    if (signInReturn?.kind === 'refused') this.#report.signInFailed(signInReturn.error, 'callback')
-    else if (signInReturn?.kind === 'code') this.#completeSignIn(signInReturn.user)
-    else this.#restore()
+    if (signInReturn === null) this.#restore()
+    else if (signInReturn.kind === 'refused') this.#report.signInFailed(signInReturn.error, 'callback')
+    else {
+      this.#report.signInStarted()
+      this.#callback = signInReturn.user.then(
+        (user) => this.#adopt(user, 'callback'),
+        (error: unknown) => this.#report.signInFailed(EchoError.from(error).toJSON(), 'callback'),
+      )
+    }
     takeCheckoutReturn(this.#env, () => {
       this.#tabs.tell({ type: 'balance' })
       this.#report.balanceChanged()
@@ -117,17 +120,6 @@ export class EchoSession {
     if (user === null) return null
     if (!this.#isExpired(user)) return user.access_token
     return this.coordinator.tokenAfter(user.access_token).catch(() => null)
-  }
-
-  #completeSignIn(signedIn: Promise<User>): void {
-    this.#report.signInStarted()
-    this.#callback = signedIn.then(
-      (user) => {
-        storeUser(this.#env.storage, this.#userKey, user)
-        this.#adopt(user, 'callback')
-      },
-      (error: unknown) => this.#report.signInFailed(EchoError.from(error).toJSON(), 'callback'),
-    )
   }
 
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
@@ -168,7 +160,7 @@ export class EchoSession {
     const renewed = await this.#tabs.renew(this.#user, () => this.#user, (user) => this.#oidc.refresh(user))
     if (generation !== this.#generation) {
       // Signed out (or given up on) while the refresh ran: what it stored must not outlive the sign-out.
-      this.#env.storage.removeItem(this.#userKey)
+      await this.#oidc.forgetStored()
       throw new Error('The session ended while its token was being refreshed')
     }
     this.#adopt(renewed, this.#announcedUserId === null ? 'storage' : 'tab')
@@ -191,10 +183,7 @@ export class EchoSession {
     this.#announcedUserId = null
     this.#tabs.forget()
     this.#timer.cancel()
-    if (!removeStored) return
-    this.#env.storage.removeItem(this.#userKey)
-    await this.#oidc.clearStaleState()
-    removeSignInStates(this.#env.storage, this.config.appId)
+    if (removeStored) await this.#oidc.forgetStored()
   }
 
   /** Another tab signed in, refreshed (storage, or a hand-over) or signed out. */

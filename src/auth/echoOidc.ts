@@ -1,7 +1,8 @@
 import { OidcClient, User, type RefreshState } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
-import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS } from './oidcSettings'
+import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS, storedUserKey } from './oidcSettings'
+import { removeSignInStates } from './storedUser'
 import { tokenFreeError } from './tokenFreeError'
 
 /**
@@ -11,9 +12,13 @@ import { tokenFreeError } from './tokenFreeError'
  */
 export class EchoOidc {
   readonly #client: OidcClient
+  readonly #config: ResolvedEchoConfig
+  readonly #storage: Storage
 
   constructor(config: ResolvedEchoConfig, storage: Storage) {
     this.#client = new OidcClient(oidcSettings(config, storage))
+    this.#config = config
+    this.#storage = storage
   }
 
   /** The authorize URL of a new sign-in. */
@@ -34,9 +39,15 @@ export class EchoOidc {
     return renewed
   }
 
-  /** Removes sign-in states older than oidc-client-ts's limit (15 minutes), of any app. */
-  clearStaleState(): Promise<void> {
-    return this.#client.clearStaleState()
+  /**
+   * Removes what this app keeps in storage: the user, the sign-in states it left (each with its
+   * PKCE verifier: a session that ended has no sign-in of its own worth keeping), and any app's
+   * states older than oidc-client-ts's limit (15 minutes).
+   */
+  async forgetStored(): Promise<void> {
+    this.#storage.removeItem(storedUserKey(this.#config))
+    removeSignInStates(this.#storage, this.#config.appId)
+    await this.#client.clearStaleState()
   }
 }
 

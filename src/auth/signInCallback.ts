@@ -5,7 +5,8 @@ import { EchoError, type EchoErrorData } from '../errors'
 import { readSignInCallback, withoutSignInParams } from './callbackUrl'
 import type { EchoOidc } from './echoOidc'
 import type { EchoEnvironment } from './environment'
-import { isOwnSignInState } from './storedUser'
+import { storedUserKey } from './oidcSettings'
+import { isOwnSignInState, storeUser } from './storedUser'
 import { tokenFreeError } from './tokenFreeError'
 import { fetchUserInfo } from './userInfo'
 
@@ -16,8 +17,8 @@ export type SignInReturn = { kind: 'code'; user: Promise<User> } | { kind: 'refu
  * Takes a sign-in coming back from Echo out of the address bar, if this app started it (its
  * `state` is one this app stored): the address bar is cleaned first, so no later mount (React
  * StrictMode) or second store sees the code again and exchanges it twice; then the code is
- * exchanged and the profile read from userinfo (Echo issues no id token). `null` when the page is
- * no sign-in coming back.
+ * exchanged, the profile read from userinfo (Echo issues no id token) and the user stored. `null`
+ * when the page is no sign-in coming back.
  */
 export function takeSignInReturn(env: EchoEnvironment, oidc: EchoOidc, config: ResolvedEchoConfig): SignInReturn | null {
   const href = env.location.href
@@ -36,6 +37,8 @@ async function completeSignIn(env: EchoEnvironment, oidc: EchoOidc, config: Reso
   try {
     const user = await oidc.exchangeCode(href)
     user.profile = { ...user.profile, ...(await fetchUserInfo(env.fetch, config.apiUrl, user.access_token)) } as User['profile']
+    // Stored only now, with its profile: a stored user without one would be no one to restore.
+    storeUser(env.storage, storedUserKey(config), user)
     return user
   } catch (error) {
     throw EchoError.from(tokenFreeError(error), 'completing sign-in')
