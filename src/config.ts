@@ -103,3 +103,12 @@ export function pageOrigin(): string | undefined {
 function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
+
+/**
+ * What makes two configs the same session's: the five fields, as given (a provider compares them
+ * at every render, so this reads no URL).
+ * @internal
+ */
+export function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl }: EchoConfig): string {
+  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null])
+}

@@ -62,13 +62,13 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
     const replay = input instanceof Request && input.body !== null ? input.clone() : input
     const response = await fetchFn(...withToken(input, init, token, false))
     if (response.status !== 401 || coordinator === undefined) return { response }
-    signal?.throwIfAborted()
+    if (signal?.aborted) throw signal.reason
 
     let freshToken: string
     try {
       freshToken = await coordinator.tokenAfter(token, signal)
     } catch (error) {
-      signal?.throwIfAborted()
+      if (signal?.aborted) throw signal.reason
       return { response, refreshError: error instanceof Error ? error : new Error(String(error)) }
     }
     // A streamed body has been spent by the first attempt; only the refresh is of use then.

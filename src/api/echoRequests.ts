@@ -77,7 +77,7 @@ export function toAppList(answer: AppList | PagedApps): AppList {
  */
 function paymentLinkBody(request: PaymentLinkRequest): PaymentLinkRequest {
   const { amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() } = request ?? ({} as Partial<PaymentLinkRequest>)
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
+  if (!isChargeableAmount(amount)) {
     throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
   }
   return successUrl === undefined ? { amount, description } : { amount, description, successUrl }
@@ -91,6 +91,11 @@ function pathSegment(field: string, value: unknown, call: string): string {
   const text = requireText(field, value, call)
   if (text === '.' || text === '..') throw new TypeError(`${call} needs ${field} as an id, not ${JSON.stringify(text)}`)
   return encodeURIComponent(text)
+}
+
+/** A number of US dollars a payment link can charge: finite and at least 1 (DESIGN §8). @internal */
+export function isChargeableAmount(amount: unknown): amount is number {
+  return typeof amount === 'number' && Number.isFinite(amount) && amount >= 1
 }
 
 function requireText(field: string, value: unknown, call: string): string {

@@ -82,7 +82,7 @@ export class RefreshCoordinator implements TokenProvider {
       if (current !== null && current !== staleToken) return current
       // Callers rejected with the same token share one outcome: a failed refresh is not tried again per caller.
       if (this.#lastRefresh?.from === staleToken) return this.#lastRefresh.result
-      signal?.throwIfAborted()
+      if (signal?.aborted) throw signal.reason
       const result = this.#refresh(staleToken)
       this.#lastRefresh = { from: staleToken, result }
       return result

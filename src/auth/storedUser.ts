@@ -100,7 +100,8 @@ export function takeStoredUser(env: Pick<EchoEnvironment, 'storage' | 'logWarnin
   const stored = readStoredUser(env.storage, key)
   if (stored !== null) return stored
   env.storage.removeItem(key)
-  if (process.env.NODE_ENV !== 'production') warnOfOtherSessions(env, config)
+  // Read here, at start-up: without a bundler there may be no `process` at all (then this is development).
+  if (typeof process === 'undefined' || process.env.NODE_ENV !== 'production') warnOfOtherSessions(env, config)
   return null
 }
 

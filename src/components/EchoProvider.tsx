@@ -4,7 +4,7 @@ import type { Store, UnknownAction } from '@reduxjs/toolkit'
 
 import { EchoReduxContext } from '../api/query/echoReduxContext'
 import { configChangedMessage } from '../api/query/setupMessages'
-import { resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
+import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { assertEchoStore } from '../store/assertEchoStore'
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
@@ -69,7 +69,3 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
  * fetched before it. On a server (where layout effects warn in React 18) nothing runs anyway.
  */
 const useMountEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect
-
-function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl }: EchoConfig): string {
-  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null])
-}

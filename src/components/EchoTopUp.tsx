@@ -1,6 +1,7 @@
 import { useId, useState, type ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
+import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsAuthenticated } from '../store/selectors'
@@ -35,14 +36,10 @@ const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.i
 
 /** An empty tab for checkout, cut off from this page (`opener` cleared); `null` when the browser refuses. */
 function openBlankTab(): Window | null {
-  const tab = window.open('', '_blank')
+  // jsdom and some embedded browsers answer `undefined` rather than `null`.
+  const tab = window.open('', '_blank') ?? null
   if (tab !== null) tab.opener = null
   return tab
-}
-
-/** A number of US dollars that can be charged: finite and at least 1. */
-function isChargeableAmount(amount: number): boolean {
-  return Number.isFinite(amount) && amount >= 1
 }
 
 /**

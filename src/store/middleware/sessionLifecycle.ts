@@ -3,7 +3,7 @@ import type { Dispatch } from '@reduxjs/toolkit'
 import { otherConfigMessage } from '../../api/query/setupMessages'
 import { EchoSession } from '../../auth/EchoSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
-import { resolveConfig, type EchoConfig } from '../../config'
+import { configKey, resolveConfig, type EchoConfig } from '../../config'
 import { sessionReports } from './sessionReports'
 
 /** A store's one session (never module-global): made at the first start, kept for the store's life. */
@@ -28,8 +28,7 @@ export function sessionLifecycle(dispatch: Dispatch, overrides: Partial<EchoEnvi
     },
     start(config) {
       const resolved = resolveConfig(config)
-      // Resolved configs hold the same five strings in the same order (resolveConfig builds them).
-      if (session !== undefined && JSON.stringify(session.config) !== JSON.stringify(resolved)) {
+      if (session !== undefined && configKey(session.config) !== configKey(resolved)) {
         throw new Error(otherConfigMessage(session.config.appId, session.config.apiUrl))
       }
       environment ??= sessionEnvironment(overrides)
