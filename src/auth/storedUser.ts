@@ -110,11 +110,11 @@ export function takeStoredUser(env: Pick<EchoEnvironment, 'storage' | 'logWarnin
  * setup mistake (a test seeding the wrong config, an appId that changed), not a signed-out user.
  */
 function warnOfOtherSessions(env: Pick<EchoEnvironment, 'storage' | 'logWarning'>, config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): void {
-  const ownKey = storedUserKey(config)
+  // This app's own key was just removed: every user key left is another app's.
   const others: string[] = []
   for (let index = 0; index < env.storage.length; index += 1) {
     const key = env.storage.key(index)
-    if (key !== null && key !== ownKey && key.startsWith('oidc.user:')) others.push(key.slice('oidc.user:'.length))
+    if (key?.startsWith('oidc.user:')) others.push(key.slice('oidc.user:'.length))
   }
   if (others.length === 0) return
   env.logWarning(

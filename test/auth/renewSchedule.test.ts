@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { isRenewDue, MAX_TIMER_DELAY_MS, renewAtMs, renewTimerDelayMs } from '../../src/auth/renewSchedule'
+import { isRenewDue, MAX_TIMER_DELAY_MS, RenewTimer, renewAtMs, renewTimerDelayMs } from '../../src/auth/renewSchedule'
 
 const DAY = 86_400_000
 
@@ -29,5 +29,46 @@ describe('renew schedule', () => {
   it('counts a timer that fires within a second of the renew time as due (timers may fire a little early)', () => {
     expect(isRenewDue(10_000, 9_000)).toBe(true)
     expect(isRenewDue(10_000, 8_999)).toBe(false)
+  })
+})
+
+describe('the renew timer', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** A renew timer on fake timers, and how many times each token was renewed. */
+  function renewTimer() {
+    vi.useFakeTimers({ now: 0 })
+    const timer = new RenewTimer({ setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>), now: () => Date.now() })
+    const renewed: string[] = []
+    return { timer, renewed, renew: (token: string) => () => void renewed.push(token) }
+  }
+
+  it('renews a 15 s token once, at 10 s', () => {
+    const { timer, renewed, renew } = renewTimer()
+    timer.schedule(15_000, 15_000, renew('t1'))
+    vi.advanceTimersByTime(9_999)
+    expect(renewed).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(renewed).toEqual(['t1'])
+    vi.advanceTimersByTime(60_000)
+    expect(renewed).toEqual(['t1'])
+  })
+
+  it('a new schedule replaces the pending renew: only the newest token is renewed', () => {
+    const { timer, renewed, renew } = renewTimer()
+    timer.schedule(15_000, 15_000, renew('t1'))
+    timer.schedule(30_000, 15_000, renew('t2'))
+    vi.advanceTimersByTime(60_000)
+    expect(renewed).toEqual(['t2'])
+  })
+
+  it('a cancelled renew never fires', () => {
+    const { timer, renewed, renew } = renewTimer()
+    timer.schedule(15_000, 15_000, renew('t1'))
+    timer.cancel()
+    vi.advanceTimersByTime(60_000)
+    expect(renewed).toEqual([])
   })
 })

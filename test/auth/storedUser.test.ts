@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { User } from 'oidc-client-ts'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser, removeSignInStates, userFromStorageString } from '../../src/auth/storedUser'
+import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser, removeSignInStates, takeStoredUser, userFromStorageString } from '../../src/auth/storedUser'
 
 const user = (accessToken: string, expiresAt: number) =>
   new User({ access_token: accessToken, token_type: 'Bearer', profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0 }, expires_at: expiresAt })
@@ -17,6 +17,24 @@ function memoryStorage(entries: Record<string, string> = {}): Storage {
     key: (index) => [...items.keys()][index] ?? null,
     get length() {
       return items.size
+    },
+  }
+}
+
+/** `storage` as this tab sees it while another tab removes `key` just after this tab reads the length for the `nth` time. */
+function removedByAnotherTab(storage: Storage, key: string, nth: number): Storage {
+  let lengthReads = 0
+  return {
+    getItem: (name) => storage.getItem(name),
+    setItem: (name, value) => storage.setItem(name, value),
+    removeItem: (name) => storage.removeItem(name),
+    clear: () => storage.clear(),
+    key: (index) => storage.key(index),
+    get length() {
+      const { length } = storage
+      lengthReads += 1
+      if (lengthReads === nth) storage.removeItem(key)
+      return length
     },
   }
 }
@@ -145,5 +163,121 @@ describe('what storage and other tabs hand over is checked', () => {
       'oidc.user:https://echo.test:app-123',
       'unrelated',
     ])
+  })
+
+  it('never takes the stored user for a sign-in state, whatever its JSON holds', () => {
+    const userKey = 'oidc.user:https://echo.test:app-123'
+    const storage = memoryStorage({ [userKey]: JSON.stringify({ ...stored, client_id: 'app-123' }) })
+    removeSignInStates(storage, 'app-123')
+    expect(storage.getItem(userKey)).not.toBeNull()
+  })
+
+  it('skips a sign-in state another tab removes during the sweep, and still removes the others', () => {
+    const storage = memoryStorage({
+      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: 'app-123' }),
+      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: 'app-123' }),
+    })
+    // The second look at the length still counts 'oidc.ours-2'; by the time its key is read, it is gone.
+    removeSignInStates(removedByAnotherTab(storage, 'oidc.ours-2', 2), 'app-123')
+    expect(storage.length).toBe(0)
+  })
+})
+
+describe('the stored user at start-up', () => {
+  const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
+  const ownKey = 'oidc.user:https://echo.test:app-123'
+  const session = user('t1', 1_900_000_000).toStorageString()
+
+  function startUp(storage: Storage) {
+    const warnings: string[] = []
+    const taken = takeStoredUser({ storage, logWarning: (message) => void warnings.push(message) }, config)
+    return { taken, warnings }
+  }
+
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it("takes this app's stored user, and says nothing", () => {
+    const { taken, warnings } = startUp(memoryStorage({ [ownKey]: session, 'oidc.user:https://echo.test:another-app': session }))
+    expect(taken?.access_token).toBe('t1')
+    expect(warnings).toEqual([])
+  })
+
+  it('removes a stored value that is no usable user', () => {
+    const storage = memoryStorage({ [ownKey]: '{not json' })
+    expect(startUp(storage).taken).toBeNull()
+    expect(storage.getItem(ownKey)).toBeNull()
+  })
+
+  it('in development, points out the sessions stored for other apps or Echos when nobody is signed in to this one', () => {
+    const storage = memoryStorage({
+      'oidc.user:https://echo.test:another-app': session,
+      'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: 'app-123' }),
+      'oidc.user:https://staging.echo.test:app-123': session,
+      unrelated: 'x',
+    })
+    expect(startUp(storage).warnings).toEqual([
+      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:another-app, https://staging.echo.test:app-123. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
+    ])
+  })
+
+  it('says nothing when no session is stored for anyone, sign-in states and other keys aside', () => {
+    const storage = memoryStorage({ 'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: 'app-123' }), unrelated: 'x' })
+    expect(startUp(storage).warnings).toEqual([])
+  })
+
+  it('in production, says nothing about the sessions of other apps', () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    expect(startUp(memoryStorage({ 'oidc.user:https://echo.test:another-app': session })).warnings).toEqual([])
+  })
+
+  it('skips a session another tab removes while it looks, and points out the rest', () => {
+    const storage = memoryStorage({ 'oidc.user:https://echo.test:app-a': session, 'oidc.user:https://echo.test:app-b': session })
+    const { warnings } = startUp(removedByAnotherTab(storage, 'oidc.user:https://echo.test:app-b', 2))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('holds a session for https://echo.test:app-a.')
+  })
+})
+
+describe('the stored user at start-up', () => {
+  const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
+  const own = 'oidc.user:https://echo.test:app-123'
+  const usable = JSON.stringify({ access_token: 'a1', refresh_token: 'r1', profile: { sub: 'u1' }, expires_at: 1_900_000_000 })
+  const start = (entries: Record<string, string>) => {
+    const storage = memoryStorage(entries)
+    const warnings: string[] = []
+    const user = takeStoredUser({ storage, logWarning: (message) => warnings.push(message) }, config)
+    return { storage, warnings, user }
+  }
+
+  it("takes this app's stored user, and says nothing", () => {
+    const { user, warnings, storage } = start({ [own]: usable, 'oidc.user:https://echo.test:other': usable })
+    expect(user?.access_token).toBe('a1')
+    expect(warnings).toEqual([])
+    expect(storage.getItem(own)).toBe(usable)
+  })
+
+  it('removes a stored value that is no usable user (a sign-in that stopped before its profile)', () => {
+    const { user, storage } = start({ [own]: JSON.stringify({ access_token: 'a1', profile: {} }) })
+    expect(user).toBeNull()
+    expect(storage.getItem(own)).toBeNull()
+  })
+
+  it('signed out here but signed in to other apps: names them, and only user keys', () => {
+    const { warnings } = start({ 'oidc.user:https://echo.test:other-app': usable, 'oidc.user:https://elsewhere.test:app-123': usable, 'oidc.some-state': '{}', 'oidc-user:x': '{}' })
+    expect(warnings).toEqual([
+      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:other-app, https://elsewhere.test:app-123. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
+    ])
+  })
+
+  it('says nothing when no other session is stored, nor in a production build', () => {
+    expect(start({ 'oidc.some-state': '{}' }).warnings).toEqual([])
+    vi.stubEnv('NODE_ENV', 'production')
+    try {
+      expect(start({ 'oidc.user:https://echo.test:other-app': usable }).warnings).toEqual([])
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 })

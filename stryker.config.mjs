@@ -1,0 +1,93 @@
+// `npm run test:mutation`: Stryker over the core files, with the vitest runner and only the unit
+// and component tests (vitest.mutation.config.ts). Not part of `npm test`: about 40 minutes on
+// 2 cores. Reports go to reports/mutation/ (git-ignored), the sandbox to .stryker-tmp/.
+//
+// Which Stryker: 9.6 (`@stryker-mutator/core` and `@stryker-mutator/vitest-runner`, devDependencies),
+// run by the machine's Node 20. Stryker 10 wants Node 22; 9.6 is the newest major whose engines
+// allow Node 20, and its vitest runner is built against vitest 4. No Node 22 download is needed.
+import { relative } from 'node:path'
+
+import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
+
+/**
+ * Equivalent mutants: they survive every test, and no test could tell them from the source. One a
+ * line: the file; the line of code they sit on (`#2` when it is the second line alike in the file);
+ * the expression mutated; the mutator, and why the change cannot be observed.
+ *
+ * The `equivalent` ignorer below gives them the status Ignored, with this reason, so they stay in
+ * the report but out of the score. It works per expression, so another mutant of the same
+ * expression (one a test kills) is left out of the score with it. A line that changes no longer
+ * matches, and its mutant counts again.
+ */
+const equivalentMutants = [
+  ['src/api/authorizedFetch.ts', 'const replay = input instanceof Request && input.body !== null ? input.clone() : input', 'input.body !== null', 'ConditionalExpression true: a Request without a body is cloned too, and its clone sends the same request'],
+  ['src/api/router/eventStream.ts', 'isDone = true', 'true', 'BooleanLiteral false: the reader of a body read to its end is then cancelled, and cancelling a closed stream does nothing'],
+  ['src/api/router/eventStream.ts', 'if (!isDone) reader.cancel().catch(() => undefined)', '!isDone', 'ConditionalExpression true: as above, a cancel after the end does nothing'],
+  ['src/api/sse.ts', 'if (event !== undefined) yield event #2', 'event !== undefined', 'ConditionalExpression false: dead code, the lines of the end flush never complete an event (reported)'],
+  ['src/api/sse.ts', '#afterCR = false', 'false', 'BooleanLiteral true: an LF dropped at the very start is a leading blank line, which dispatches nothing'],
+  ['src/api/sse.ts', 'const lines: string[] = []', '[]', 'ArrayDeclaration ["Stryker was here"]: each push then starts with a line naming an unknown field, which is ignored'],
+  ['src/api/sse.ts', 'for (let index = 0; index < rest.length; index += 1) {', 'index < rest.length', 'EqualityOperator <=: rest[rest.length] is undefined, not a line end'],
+  ['src/api/sse.ts', "if (this.#pending !== '') lines.push(this.#pending)", "this.#pending !== ''", "ConditionalExpression true, StringLiteral: an empty last line dispatches the pending event one step earlier, the same event in the same place"],
+  ['src/api/sse.ts', "this.#pending = '' #2", "''", 'StringLiteral: end() runs once per stream, nothing reads the pending text after it'],
+  ['src/api/sse.ts', "if (line.startsWith(':')) return undefined", "line.startsWith(':')", "ConditionalExpression false: a comment then reads as a field named '', which is ignored"],
+  ['src/auth/storedUser.ts', '} catch {', '{\n    return null\n  }', 'BlockStatement {}: text that is not JSON leaves data undefined, which the next check refuses'],
+  ['src/auth/storedUser.ts', '} catch { #2', '{\n    return undefined\n  }', 'BlockStatement {}: the function then returns undefined all the same'],
+  ['src/auth/storedUser.ts', 'const keys: string[] = []', '[]', 'ArrayDeclaration ["Stryker was here"]: no storage key is named so, and a missing key is removed from nothing'],
+  ['src/auth/storedUser.ts', 'for (let index = 0; index < storage.length; index += 1) {', 'index < storage.length', 'EqualityOperator <=: storage.key(storage.length) is null, which the loop skips'],
+  ['src/auth/storedUser.ts', "const state: unknown = JSON.parse(text ?? 'null')", "'null'", 'StringLiteral "": parsing "" throws and parsing "null" gives null; both read as no client id'],
+  ['src/errors.ts', "return typeof status === 'number' ? status : undefined", "typeof status === 'number'", 'ConditionalExpression true: a status that is not a number is never === 402 either'],
+]
+
+const linesByFile = new Map()
+
+/** The line of `node` as `equivalentMutants` names it: trimmed, with `#n` for the nth line alike. */
+function lineKey(lines, node) {
+  const text = lines[node.loc.start.line - 1].trim()
+  const alike = lines.slice(0, node.loc.start.line).filter((line) => line.trim() === text).length
+  return alike === 1 ? text : `${text} #${alike}`
+}
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'equivalent', {
+    shouldIgnore(path) {
+      const { node, hub } = path
+      if (node.loc == null || node.start == null || hub?.file?.opts?.filename == null) return undefined
+      const file = relative(process.cwd(), hub.file.opts.filename).replaceAll('\\', '/')
+      const candidates = equivalentMutants.filter(([name]) => name === file)
+      if (candidates.length === 0) return undefined
+      const code = hub.file.code
+      if (!linesByFile.has(file)) linesByFile.set(file, code.split('\n'))
+      const line = lineKey(linesByFile.get(file), node)
+      const text = code.slice(node.start, node.end)
+      const match = candidates.find(([, atLine, expression]) => atLine === line && expression === text)
+      return match === undefined ? undefined : `Equivalent (stryker.config.mjs): ${match[3]}`
+    },
+  }),
+]
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  plugins: ['@stryker-mutator/*', import.meta.url],
+  ignorers: ['equivalent'],
+  mutate: [
+    'src/api/refreshCoordinator.ts',
+    'src/api/router/eventStream.ts',
+    'src/errors.ts',
+    'src/auth/storedUser.ts',
+    'src/api/authorizedFetch.ts',
+    'src/api/sse.ts',
+    'src/auth/renewSchedule.ts',
+    'src/api/callFailure.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 10_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  // The sandbox needs the sources, tests and configs, not the build, the demo or the local Echo.
+  ignorePatterns: ['dist', 'examples', 'bench', 'dev-server', 'test/e2e', 'test/dev-server', 'reports', 'coverage'],
+}
