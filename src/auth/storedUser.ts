@@ -100,8 +100,9 @@ export function takeStoredUser(env: Pick<EchoEnvironment, 'storage' | 'logWarnin
   const stored = readStoredUser(env.storage, key)
   if (stored !== null) return stored
   env.storage.removeItem(key)
-  // Read here, at start-up: without a bundler there may be no `process` at all (then this is development).
-  if (typeof process === 'undefined' || process.env.NODE_ENV !== 'production') warnOfOtherSessions(env, config)
+  // Bundlers replace NODE_ENV, and drop the warning from production builds (Redux Toolkit and
+  // react-redux, in the same bundle, read it the same way).
+  if (process.env.NODE_ENV !== 'production') warnOfOtherSessions(env, config)
   return null
 }
 
