@@ -172,6 +172,9 @@ export class EchoSession {
     this.#env.logError('Token refresh failed:', error)
     // Signed out (by the user, or by another tab) while the refresh ran: nothing more has ended.
     if (this.#user === null) return
+    // Another tab renewed meanwhile (this one timed out waiting its turn): the session goes on.
+    const newest = this.#tabs.newest(this.#user)
+    if (newest !== null && !this.#isExpired(newest) && isNewer(newest, this.#user)) return this.#adopt(newest, 'tab')
     this.#tabs.tell({ type: 'ended' })
     await this.#forget({ removeStored: true })
     this.#report.signedOut(SESSION_ENDED)

@@ -40,12 +40,12 @@ export function sessionEnvironment(overrides: Partial<EchoEnvironment> = {}): Ec
 
 /** The real browser. */
 function browserEnvironment(): EchoEnvironment {
-  const { location, history, localStorage } = window
+  const { location, history } = window
   const locks = typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : undefined
   return {
     location,
     history,
-    storage: localStorage,
+    storage: pageStorage(),
     navigate: (url) => location.assign(url),
     fetch: (input, init) => globalThis.fetch(input, init),
     locks,
@@ -60,5 +60,27 @@ function browserEnvironment(): EchoEnvironment {
     logError: (message, error) => console.error(message, error),
     logWarning: (message) => console.warn(message),
     closeWindow: () => window.close(),
+  }
+}
+
+/**
+ * `localStorage`, or, where the browser refuses it (storage blocked, some sandboxed frames), a
+ * storage that lives as long as the page: the session then works in this tab and is not kept.
+ */
+function pageStorage(): Storage {
+  try {
+    return window.localStorage
+  } catch {
+    const items = new Map<string, string>()
+    return {
+      get length() {
+        return items.size
+      },
+      key: (index) => [...items.keys()][index] ?? null,
+      getItem: (key) => items.get(key) ?? null,
+      setItem: (key, value) => void items.set(key, String(value)),
+      removeItem: (key) => void items.delete(key),
+      clear: () => items.clear(),
+    }
   }
 }

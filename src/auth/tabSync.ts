@@ -91,12 +91,12 @@ export class TabSync {
   renew(stale: User | null, current: () => User | null, refresh: (user: User & { refresh_token: string }) => Promise<User>): Promise<User> {
     const replacesStale = (user: User | null): user is User => user !== null && user.access_token !== stale?.access_token && expiresAtMs(user) > this.#env.now()
     return withCrossTabLock(this.#env.locks, this.#name, async () => {
-      let newest = this.#newest(current())
+      let newest = this.newest(current())
       if (!replacesStale(newest) && this.#channel !== undefined) {
         // The lock and the hand-over reach this tab as separate tasks: the tab that just rotated
         // the tokens may have posted them a moment before this ran. Give them time to land.
         await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
-        newest = this.#newest(current())
+        newest = this.newest(current())
       }
       if (replacesStale(newest)) return newest
       const refreshable = newest as User | null
@@ -110,7 +110,7 @@ export class TabSync {
   }
 
   /** The newest tokens this tab knows: stored, handed over, or its own. */
-  #newest(own: User | null): User | null {
+  newest(own: User | null): User | null {
     return newestUser([readStoredUser(this.#env.storage, this.#userKey), this.#handedOver, own])
   }
 

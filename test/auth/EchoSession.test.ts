@@ -440,3 +440,24 @@ describe('checkout coming back (a top-up)', () => {
     expect(closeWindow).not.toHaveBeenCalled()
   })
 })
+
+describe('a refresh that fails while another tab renewed', () => {
+  it('takes the tokens the other tab stored meanwhile instead of ending the session', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo)
+    const key = `oidc.user:${ECHO}:${APP_ID}`
+    const mine = JSON.parse(window.localStorage.getItem(key)!) as Record<string, unknown>
+    // The other tab's refresh lands while this tab's is refused (it waited too long for its turn, say).
+    server.use(
+      http.post(`${ECHO}/api/oauth/token`, () => {
+        window.localStorage.setItem(key, JSON.stringify({ ...mine, access_token: 'access-from-the-other-tab', expires_at: Math.floor(Date.now() / 1000) + 900 }))
+        return HttpResponse.json({ error: 'invalid_request', error_description: 'Timed out' }, { status: 400 })
+      }),
+    )
+    vi.setSystemTime(Date.now() + 16_000)
+    await store.dispatch(getToken())
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-from-the-other-tab', error: null }))
+  })
+})

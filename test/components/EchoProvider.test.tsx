@@ -25,6 +25,24 @@ function Status() {
 }
 
 describe('EchoProvider', () => {
+  it('where the browser refuses localStorage (storage blocked), still works for the page instead of crashing', () => {
+    const blocked = vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError')
+    })
+    render(
+      <StrictMode>
+        <p>My app</p>
+        <EchoProvider config={CONFIG}>
+          <Status />
+          <EchoSignIn />
+        </EchoProvider>
+      </StrictMode>,
+    )
+    expect(screen.getByText('unauthenticated:-')).toBeDefined()
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
+    expect(blocked).toHaveBeenCalled()
+  })
+
   it('creates its own store and shows a stored session as signed in on the first render after mount', async () => {
     await signInThroughEcho(fakeEcho())
     renderWithEcho(<Status />)
