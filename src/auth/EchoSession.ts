@@ -59,11 +59,7 @@ export class EchoSession {
     return this.#callback ?? Promise.resolve()
   }
 
-  /**
-   * Starts listening to the other tabs and the renew timer; the first time, also takes a sign-in
-   * or checkout coming back from the address bar, or the user from storage. Safe to call again
-   * after `stop()` (React StrictMode does): nothing is read or exchanged twice.
-   */
+  /** Listens to the other tabs, arms the renew timer, and the first time takes the page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice. */
   start(): void {
     if (this.#tabs.isListening) return
     this.#tabs.listen({
