@@ -11,8 +11,8 @@ const allowedImports = {
   'dist/client.cjs': ['async-mutex'],
   'dist/testing.js': ['msw'],
   'dist/testing.cjs': ['msw'],
-  'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
-  'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
+  'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
+  'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
 }
 
 /** Every package `file` reaches, through the relative imports of its chunks. */

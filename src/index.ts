@@ -39,6 +39,8 @@ export {
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/middleware/echoMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'
 export { createPaymentLink, getEchoFetch, getEchoRouter, getToken, refreshBalance, signIn, signOut } from './store/thunks'
+export type { CreatePaymentLinkOptions } from './store/thunks'
+export type { CheckoutIn } from './api/paymentLinks'
 export { EchoAccount } from './components/EchoAccount'
 export type { EchoAccountProps } from './components/EchoAccount'
 export { EchoBalance, formatUsd } from './components/EchoBalance'

@@ -1,7 +1,8 @@
 import { OidcClient, User, type RefreshState } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
-import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS, storedUserKey } from './oidcSettings'
+import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS } from './oidcSettings'
+import { storedUserKey } from './storedUserKey'
 import { removeSignInStates } from './storedUser'
 import { tokenFreeError } from './tokenFreeError'
 

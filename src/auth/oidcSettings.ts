@@ -33,8 +33,3 @@ export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): Oidc
     },
   }
 }
-
-/** Where the user is kept for this app: oidc-client-ts's key, so sessions stored by its `UserManager` restore. */
-export function storedUserKey(config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>): string {
-  return `oidc.user:${config.apiUrl}:${config.appId}`
-}

@@ -2,7 +2,7 @@ import { User } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
 import type { EchoEnvironment } from './environment'
-import { storedUserKey } from './oidcSettings'
+import { storedUserKey } from './storedUserKey'
 
 /**
  * The user in `text` (oidc-client-ts's storage format), or `null` when it is not one this session

@@ -3,7 +3,7 @@ import type { User } from 'oidc-client-ts'
 import type { ResolvedEchoConfig } from '../config'
 import { withCrossTabLock } from './crossTabLock'
 import type { EchoEnvironment } from './environment'
-import { storedUserKey } from './oidcSettings'
+import { storedUserKey } from './storedUserKey'
 import { expiresAtMs, newestUser, readStoredUser, storeUser, userFromStorageString } from './storedUser'
 
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */

@@ -1,5 +1,5 @@
 import type { UserInfoClaims } from '../auth/echoUser'
-import { storedUserKey } from '../auth/oidcSettings'
+import { storedUserKey } from '../auth/storedUserKey'
 import { DEFAULT_API_URL, type EchoConfig } from '../config'
 import { echoFixtures } from './fixtures'
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 
 import { resolveConfig } from 'echo-rtk'
 
-import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS, storedUserKey } from '../../src/auth/oidcSettings'
+import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS } from '../../src/auth/oidcSettings'
+import { storedUserKey } from '../../src/auth/storedUserKey'
 
 const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined, clear: () => undefined, key: () => null, length: 0 } as Storage
 
