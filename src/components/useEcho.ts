@@ -2,7 +2,6 @@ import { useMemo } from 'react'
 import { shallowEqual } from 'react-redux'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { DEFAULT_PAYMENT_DESCRIPTION } from '../api/echoRequests'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
@@ -64,8 +63,8 @@ export function useEcho(): UseEchoResult {
       signIn: () => store.dispatch(signIn()),
       signOut: () => store.dispatch(signOut()),
       refreshBalance: () => store.dispatch(refreshBalance()),
-      createPaymentLink: (amount: number, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = window.location.origin) =>
-        store.dispatch(createPaymentLink({ amount, description, successUrl })),
+      // The request's own defaults apply: `Echo Credits`, and the page origin (SPEC §5).
+      createPaymentLink: (amount: number, description?: string, successUrl?: string) => store.dispatch(createPaymentLink({ amount, description, successUrl })),
       getToken: () => store.dispatch(getToken()),
     }),
     [store],

@@ -54,11 +54,12 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
 /** Options of {@link createPaymentLink}. */
 export interface CreatePaymentLinkOptions {
   /**
-   * Where the app opens checkout: `this-tab` (the default) or `new-tab`. The success URL is marked
-   * with it, so the page checkout returns to refetches the balance, tells the app's other tabs at
-   * once, and, when it is a tab the app opened, closes itself.
+   * Where the app opens checkout: `new-tab` or `this-tab`. Given, the success URL is marked with it
+   * (`echo_top_up`), so the page checkout returns to tells the app's other tabs at once and, when
+   * it is a tab the app opened, closes itself. Left out, the success URL is left as it is (the page
+   * origin by default, SPEC §5).
    */
-  checkoutIn?: CheckoutIn
+  checkoutIn?: CheckoutIn | undefined
 }
 
 /**
@@ -68,12 +69,12 @@ export interface CreatePaymentLinkOptions {
  * never make an app navigate to `javascript:`).
  */
 export const createPaymentLink =
-  (request: PaymentLinkRequest, { checkoutIn = 'this-tab' }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
+  (request: PaymentLinkRequest, { checkoutIn }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
     const { apiUrl } = echoSessionOf<EchoSession>(dispatch).config
-    const successUrl = request?.successUrl ?? pageOrigin()
-    const marked = successUrl === undefined ? request : { ...request, successUrl: markTopUpReturn(successUrl, checkoutIn) }
+    const returnTo = request?.successUrl ?? pageOrigin()
+    const marked = checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn) } : request
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {

@@ -64,7 +64,7 @@ describe('useEcho in a provider', () => {
     await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
   })
 
-  it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin, marked as checkout\'s return to this tab', async () => {
+  it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {
     const store = await signInThroughEcho(fakeEcho())
     const bodies: unknown[] = []
     server.use(
@@ -75,7 +75,7 @@ describe('useEcho in a provider', () => {
     )
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     await expect(result.current.createPaymentLink(15)).resolves.toBe('https://pay.echo.test/l1')
-    expect(bodies).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: `${window.location.origin}/?echo_top_up=page` }])
+    expect(bodies).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: window.location.origin }])
   })
 
   it('error prefers the auth error, then the balance error, then the payment error', async () => {
