@@ -35,6 +35,7 @@ export {
   selectEchoUser,
   selectFreeTierBalance,
   selectIsAuthenticated,
+  selectIsInsufficientFunds,
 } from './store/selectors'
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/middleware/echoMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'

@@ -51,6 +51,7 @@ describe('echo-rtk', () => {
         "selectEchoUser",
         "selectFreeTierBalance",
         "selectIsAuthenticated",
+        "selectIsInsufficientFunds",
         "signIn",
         "signInFailed",
         "signInStarted",

@@ -1,3 +1,5 @@
+import type { EchoUser } from './echoUser'
+
 /** SPEC §2: the name shown for the signed-in user is capped at this many characters. */
 export const DISPLAY_TEXT_LIMIT = 1000
 
@@ -15,3 +17,6 @@ export function toDisplayText(value: string, limit = DISPLAY_TEXT_LIMIT): string
   const characters = Array.from(cleaned)
   return characters.length > limit ? characters.slice(0, limit).join('') : cleaned
 }
+
+/** The name shown for a signed-in user: the name, else the email, as safe display text. */
+export const displayNameOf = (user: EchoUser): string => toDisplayText(user.name ?? user.email ?? '')

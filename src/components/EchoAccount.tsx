@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { toDisplayText } from '../auth/displayText'
+import { displayNameOf } from '../auth/displayText'
 import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated } from '../store/selectors'
+import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { EchoBalance, formatUsd } from './EchoBalance'
 import { EchoSignIn } from './EchoSignIn'
 import { EchoSignOut } from './EchoSignOut'
@@ -18,8 +18,6 @@ export interface EchoAccountProps {
   /** Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate` in a test. */
   signInNavigate?: (url: string) => void
 }
-
-const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
 
 /** What the user can spend, paid and free together; `null` until the balance is known. */
 function selectCredit(state: EchoRootState): number | null {
@@ -95,7 +93,7 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
         <Logo /> {shownCredit}
       </button>
       <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="">
-        {user !== null && <p data-echo-account-user="">{toDisplayText(user.name ?? user.email ?? '')}</p>}
+        {user !== null && <p data-echo-account-user="">{displayNameOf(user)}</p>}
         <EchoBalance />
         <EchoTopUp />
         <EchoSignOut />

@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { toDisplayText } from '../auth/displayText'
+import { displayNameOf } from '../auth/displayText'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
+import { selectAuthStatus, selectEchoUser } from '../store/selectors'
 import { signIn } from '../store/thunks'
 import { useEchoContext } from './EchoContext'
 import { Logo } from './Logo'
 
-const selectAuth = (state: EchoRootState) => state.echo.auth
+const selectArrivedBy = (state: EchoRootState) => state.echo.auth.arrivedBy
+const selectAuthError = (state: EchoRootState) => state.echo.auth.error
 
 /** Props of {@link EchoSignIn}. */
 export interface EchoSignInProps {
@@ -36,7 +38,11 @@ export interface EchoSignInProps {
  */
 export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
-  const { status, user, error, arrivedBy } = useEchoSelector(selectAuth)
+  // One field each, so a token refresh (which changes only the token) renders nothing here.
+  const status = useEchoSelector(selectAuthStatus)
+  const user = useEchoSelector(selectEchoUser)
+  const error = useEchoSelector(selectAuthError)
+  const arrivedBy = useEchoSelector(selectArrivedBy)
   const [starting, setStarting] = useState(false)
   const callbacks = useRef({ onSuccess, onError })
   const reported = useRef(false)
@@ -56,7 +62,7 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
   if (status === 'authenticated' && user !== null) {
     return (
       <span className={className} data-echo-sign-in="signed-in">
-        <Logo /> Signed in as {toDisplayText(user.name ?? user.email ?? '')}
+        <Logo /> Signed in as {displayNameOf(user)}
       </span>
     )
   }

@@ -3,8 +3,7 @@ import { useId, useState, type ReactElement } from 'react'
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
-import type { EchoRootState } from '../store/echoReducer'
-import { selectIsAuthenticated } from '../store/selectors'
+import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { createPaymentLink } from '../store/thunks'
 import { useEchoContext } from './EchoContext'
 
@@ -32,7 +31,6 @@ export interface EchoTopUpProps {
   onError?: (error: Error) => void
 }
 
-const selectIsInsufficientFunds = (state: EchoRootState) => state.echo.balance.isInsufficientFunds
 
 /** An empty tab for checkout, cut off from this page (`opener` cleared); `null` when the browser refuses. */
 function openBlankTab(): Window | null {

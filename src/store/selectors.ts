@@ -11,5 +11,7 @@ export const selectIsAuthenticated = (state: EchoRootState): boolean => state.ec
 /** The paid balance (the Balance wire shape), or `null` before it loads and after sign-out. */
 export const selectBalance = (state: EchoRootState): Balance | null => state.echo.balance.balance
 export const selectFreeTierBalance = (state: EchoRootState): FreeTierBalance | null => state.echo.balance.freeTierBalance
+/** A call was refused for want of credit (402), until a refreshed balance shows credit again. */
+export const selectIsInsufficientFunds = (state: EchoRootState): boolean => state.echo.balance.isInsufficientFunds
 /** The auth error first, then the balance error. */
 export const selectEchoError = (state: EchoRootState): EchoErrorData | null => state.echo.auth.error ?? state.echo.balance.error

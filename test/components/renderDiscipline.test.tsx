@@ -2,7 +2,7 @@ import { act } from '@testing-library/react'
 import { Profiler } from 'react'
 import { describe, expect, it } from 'vitest'
 
-import { EchoBalance, useEcho } from 'echo-rtk'
+import { EchoAccount, EchoBalance, EchoSignIn, useEcho } from 'echo-rtk'
 
 import { echoStoresPerTest, sessionOf } from '../support/echoStores'
 import { fakeEcho } from '../support/fakeEcho'
@@ -15,10 +15,10 @@ function UserName() {
 }
 
 describe('a silent token refresh', () => {
-  it('re-renders neither a balance-only component nor a useEcho() consumer', async () => {
+  it('re-renders none of the balance, the sign-in button, the account control or a useEcho() consumer', async () => {
     const echo = fakeEcho()
     const store = await signInThroughEcho(echo)
-    const renders = { balance: 0, useEcho: 0 }
+    const renders = { balance: 0, useEcho: 0, signIn: 0, account: 0 }
     renderWithEcho(
       <>
         <Profiler id="balance" onRender={() => (renders.balance += 1)}>
@@ -27,6 +27,12 @@ describe('a silent token refresh', () => {
         <Profiler id="useEcho" onRender={() => (renders.useEcho += 1)}>
           <UserName />
         </Profiler>
+        <Profiler id="signIn" onRender={() => (renders.signIn += 1)}>
+          <EchoSignIn />
+        </Profiler>
+        <Profiler id="account" onRender={() => (renders.account += 1)}>
+          <EchoAccount />
+        </Profiler>
       </>,
       { store },
     )
@@ -34,7 +40,6 @@ describe('a silent token refresh', () => {
     await act(() => sessionOf(store).coordinator.refreshToken())
     expect(echo.counts.refreshes).toBe(1)
     expect(store.getState().echo.auth.accessToken).toBe('access-2')
-    expect(renders.balance - before.balance).toBe(0)
-    expect(renders.useEcho - before.useEcho).toBe(0)
+    expect(renders).toEqual(before)
   })
 })
