@@ -30,7 +30,11 @@ export function showsPaidCredit(balance: Balance | null): boolean {
   return (paidBalanceOf(balance) ?? 0) > SPENT_AT_OR_BELOW_USD
 }
 
-/** Whether a free tier shows credit left: more than what Echo's router counts as spent. */
+/**
+ * Whether a free tier shows credit the router can still draw: the user's share left, under what is
+ * left in the app's pool (a spent pool serves nobody), more than what the router counts as spent.
+ */
 export function showsFreeCredit(freeTier: FreeTierBalance | null): boolean {
-  return (freeTierLeftOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
+  const pool = usdOf((freeTier as Partial<FreeTierBalance> | null)?.spendPoolBalance) ?? Infinity
+  return Math.min(freeTierLeftOf(freeTier) ?? 0, pool) > SPENT_AT_OR_BELOW_USD
 }

@@ -152,6 +152,25 @@ describe('balance', () => {
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(false)
   })
 
+  it('out of credits stays while the user has free tier left but the app\'s pool is spent (the router draws from the pool)', async () => {
+    const echo = fakeEcho()
+    let pool = 0
+    server.use(
+      http.post(`${ECHO}/api/v1/balance/free`, () =>
+        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
+      ),
+    )
+    const store = await signInThroughEcho(echo)
+    echo.setBalance(0)
+    store.dispatch(insufficientFundsDetected())
+    await store.dispatch(refreshBalance())
+    await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.spendPoolBalance).toBe(0))
+    expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
+    pool = 20
+    await store.dispatch(refreshBalance())
+    await vi.waitFor(() => expect(store.getState().echo.balance.isInsufficientFunds).toBe(false))
+  })
+
   it('out of credits is judged on fresh figures only: a paid balance answered first is not cleared by the free tier known before the 402', async () => {
     const echo = fakeEcho()
     let freeLeft = 0.9
