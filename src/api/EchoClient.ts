@@ -11,7 +11,6 @@ import {
   getUserRequest,
   listAppsRequest,
   registerReferralRequest,
-  toAppList,
 } from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
@@ -99,7 +98,7 @@ export class EchoClient {
     }
 
     this.apps = {
-      list: async (options) => toAppList(await call(() => listAppsRequest(), options)),
+      list: async (options) => call(() => listAppsRequest(), options),
       get: async (id, options) => call(() => getAppRequest(id), options),
     }
     this.balance = {

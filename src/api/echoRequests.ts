@@ -16,7 +16,7 @@ interface PagedApps {
 // keeps only the ones an app calls.
 
 /** @internal */
-export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/apps', action: 'listing apps' })
+export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/apps', action: 'listing apps', read: toAppList })
 
 /** @internal */
 export const getAppRequest = (id: string): JsonRequest => ({
@@ -66,9 +66,12 @@ export const registerReferralRequest = (request: ReferralRequest): JsonRequest =
   action: 'registering referral',
 })
 
-/** `{ apps }` from either answer the server may give. @internal */
-export function toAppList(answer: AppList | PagedApps): AppList {
-  return { apps: 'apps' in answer ? answer.apps : answer.items }
+/** `{ apps }` from either answer the server may give (`{ apps }` or `{ items }`); refuses any other. */
+function toAppList(answer: unknown): AppList {
+  const { apps, items } = (answer ?? {}) as Partial<AppList & PagedApps>
+  const list = apps ?? items
+  if (!Array.isArray(list)) throw new Error('Echo answered without a list of apps (apps or items)')
+  return { apps: list }
 }
 
 /**

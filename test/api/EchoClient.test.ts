@@ -87,6 +87,16 @@ describe('EchoClient', () => {
     await expect(client().apps.list()).resolves.toEqual({ apps: [app] })
   })
 
+  it.each([{}, { apps: null }, { items: 'none' }, null])('an app list answer with no list (%j) is an EchoError', async (answer) => {
+    recordCalls(answer as Record<string, unknown>)
+    await expect(client().apps.list()).rejects.toMatchObject({
+      name: 'EchoError',
+      code: 'UNKNOWN_ERROR',
+      message: 'Echo answered without a list of apps (apps or items) while listing apps',
+      endpoint: '/api/v1/apps',
+    })
+  })
+
   describe('payment links', () => {
     it('describe the payment as Echo Credits unless told otherwise', async () => {
       const seen = recordCalls({ paymentLink: { url: 'https://pay.test/1' } })

@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
 import * as echoRtk from 'echo-rtk'
 import { echoApi } from 'echo-rtk'
 import { echoStoresPerTest } from '../support/echoStores'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
+import { server } from '../support/server'
 
-const { newStore } = echoStoresPerTest()
+const { newStore, signInThroughEcho } = echoStoresPerTest()
 
 // The balance and payment-link endpoints are defined with the store (sessionEchoApi) and the
 // others injected onto the same api object (echoApi.ts), so that an app which never calls them
@@ -37,5 +40,15 @@ describe('echoApi', () => {
     const store = newStore()
     const result = await store.dispatch(echoApi.endpoints.getApp.initiate(''))
     expect(result.error?.message).toBe('apps.get needs id as a non-empty string (got "")')
+  })
+
+  it('getApps reads the app list as { apps } from a page of { items }, and an answer with neither as an error', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    const app = { id: 'a1', name: 'Demo' }
+    server.use(http.get(`${ECHO}/api/v1/apps`, () => HttpResponse.json({ items: [app], page: 0 }), { once: true }))
+    expect((await store.dispatch(echoApi.endpoints.getApps.initiate(undefined, { forceRefetch: true }))).data).toEqual({ apps: [app] })
+    server.use(http.get(`${ECHO}/api/v1/apps`, () => HttpResponse.json({ page: 0 })))
+    const failed = await store.dispatch(echoApi.endpoints.getApps.initiate(undefined, { forceRefetch: true }))
+    expect(failed.error?.message).toBe('Echo answered without a list of apps (apps or items) while listing apps')
   })
 })

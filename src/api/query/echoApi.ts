@@ -1,7 +1,7 @@
 import { buildCreateApi, coreModule, reactHooksModule, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
 import { skipToken } from '@reduxjs/toolkit/query'
 
-import { getAppRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest, toAppList } from '../echoRequests'
+import { getAppRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
 import type { AppList, EchoAccount, EchoApp, FreeTierBalance, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
 import type { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
@@ -12,7 +12,6 @@ import { API_SETTINGS, sessionEchoApi, sessionEndpoints, type EchoEndpointBuilde
 const appEndpoints = (build: EchoEndpointBuilder) => ({
   getApps: build.query<AppList, void>({
     query: listAppsRequest,
-    transformResponse: toAppList,
     providesTags: ['App'],
   }),
   getApp: build.query<EchoApp, string>({

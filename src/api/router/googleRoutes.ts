@@ -44,6 +44,7 @@ export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
       for (const batch of batchesOf(inputs, GOOGLE_EMBED_BATCH_LIMIT)) {
         const body = { requests: batch.map((input) => toEmbedRequest(name, input)) }
         const answer = await transport.json<BatchEmbedContentsResponse>(modelCall(name, 'batchEmbedContents', action, body, options))
+        if (!Array.isArray(answer?.embeddings)) throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The router answered without embeddings', action })
         embeddings.push(...answer.embeddings)
       }
       return { embeddings }

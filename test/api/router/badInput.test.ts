@@ -70,6 +70,12 @@ describe('bad input at the router: an EchoError, and nothing sent', () => {
     expect(seen).toEqual([])
   })
 
+  it.each([{}, { embeddings: null }, null])('google.embedContents given an answer without embeddings (%j) rejects with an EchoError', async (answer) => {
+    recordRouter(() => Response.json(answer))
+    const error = await rejectionOf(() => userRouter().google.embedContents('text-embedding-004', ['hello']))
+    expect(error).toMatchObject({ name: 'EchoError', message: 'The router answered without embeddings while embedding contents' })
+  })
+
   it('a transcription without a recording is refused before sending', async () => {
     const seen = recordRouter()
     const error = await rejectionOf(() => userRouter().audio.transcriptions.create({ model: 'whisper-1' } as never))
