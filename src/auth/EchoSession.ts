@@ -12,7 +12,7 @@ import { RenewTimer } from './renewSchedule'
 import { SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
 import { takeSignInReturn } from './signInCallback'
 import { expiresAtMs, isNewer, takeStoredUser } from './storedUser'
-import { TabSync } from './tabSync'
+import { SESSION_ENDED_DURING_REFRESH, TabSync } from './tabSync'
 
 /**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
@@ -153,21 +153,19 @@ export class EchoSession {
   async #renew(): Promise<string> {
     const generation = this.#generation
     this.#report.tokenRefreshStarted()
-    const renewed = await this.#tabs.renew(this.#user, () => this.#user, (user) => this.#oidc.refresh(user))
-    if (generation !== this.#generation) {
-      // Signed out (or given up on) while the refresh ran: what it stored must not outlive the sign-out.
-      await this.#oidc.forgetStored()
-      throw new Error('The session ended while its token was being refreshed')
-    }
+    const isCurrent = () => generation === this.#generation
+    const renewed = await this.#tabs.renew(this.#user, () => this.#user, (user) => this.#oidc.refresh(user), isCurrent)
+    // Signed out (or given up on) while another tab's renew was awaited: not this session's tokens any more.
+    if (!isCurrent()) throw new Error(SESSION_ENDED_DURING_REFRESH)
     this.#adopt(renewed, this.#announcedUserId === null ? 'storage' : 'tab')
     return renewed.access_token
   }
 
   /** DESIGN §2: log, remove the stored user and stale state, sign out, and say the session ended (here and in the other tabs). */
   async #refreshFailed(error: Error): Promise<void> {
-    this.#env.logError('Token refresh failed:', error)
     // Signed out (by the user, or by another tab) while the refresh ran: nothing more has ended.
     if (this.#user === null) return
+    this.#env.logError('Token refresh failed:', error)
     // Another tab renewed meanwhile (this one timed out waiting its turn): the session goes on.
     const newest = this.#tabs.newest(this.#user)
     if (newest !== null && !this.#isExpired(newest) && isNewer(newest, this.#user)) return this.#adopt(newest, 'tab')

@@ -9,6 +9,9 @@ import { expiresAtMs, newestUser, readStoredUser, storeUser, userFromStorageStri
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
 const HANDOVER_GRACE_MS = 150
 
+/** Why a refresh that outlived its session is thrown away. */
+export const SESSION_ENDED_DURING_REFRESH = 'The session ended while its token was being refreshed'
+
 /** What tabs say to each other on the session's BroadcastChannel: rotated tokens, the session's end, credits bought. */
 export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' } | { type: 'balance' }
 
@@ -86,9 +89,15 @@ export class TabSync {
 
   /**
    * Tokens newer than `stale`, under the cross-tab lock: another tab's if it has rotated them
-   * already, else those `refresh` gets from `current()`'s refresh token, stored and handed over.
+   * already, else those `refresh` gets from `current()`'s refresh token, stored and handed over
+   * while `isWanted()` (a sign-out during the refresh must not sign the other tabs in again).
    */
-  renew(stale: User | null, current: () => User | null, refresh: (user: User & { refresh_token: string }) => Promise<User>): Promise<User> {
+  renew(
+    stale: User | null,
+    current: () => User | null,
+    refresh: (user: User & { refresh_token: string }) => Promise<User>,
+    isWanted: () => boolean,
+  ): Promise<User> {
     const replacesStale = (user: User | null): user is User => user !== null && user.access_token !== stale?.access_token && expiresAtMs(user) > this.#env.now()
     return withCrossTabLock(this.#env.locks, this.#name, async () => {
       let newest = this.newest(current())
@@ -103,6 +112,7 @@ export class TabSync {
       if (!refreshable?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
       const renewed = await refresh(refreshable as User & { refresh_token: string })
       if (!renewed.access_token || renewed.access_token === stale?.access_token) throw new Error('Silent renew did not yield a new access token')
+      if (!isWanted()) throw new Error(SESSION_ENDED_DURING_REFRESH)
       storeUser(this.#env.storage, this.#userKey, renewed)
       this.tell({ type: 'tokens', user: renewed.toStorageString() })
       return renewed

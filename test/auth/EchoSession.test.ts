@@ -461,3 +461,42 @@ describe('a refresh that fails while another tab renewed', () => {
     await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-from-the-other-tab', error: null }))
   })
 })
+
+describe('a sign-out while a refresh is on its way', () => {
+  it('stores nothing and hands nothing over when the refresh comes back: the other tabs stay signed out', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const openChannel = (name: string) => new BroadcastChannel(name)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo, { openChannel })
+    const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
+    const handedOver: unknown[] = []
+    otherTab.onmessage = (event) => handedOver.push(event.data)
+    let reachEcho = (): void => undefined
+    let answer = (): void => undefined
+    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    // Holds the token request, then lets fakeEcho answer it.
+    server.use(
+      http.post(`${ECHO}/api/oauth/token`, async () => {
+        reachEcho()
+        await answered
+      }),
+    )
+    vi.setSystemTime(Date.now() + 16_000)
+    const refreshing = store.dispatch(getToken())
+    await reached
+    await store.dispatch(signOut())
+    answer()
+    await expect(refreshing).resolves.toBeNull()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    otherTab.close()
+    expect(echo.counts.refreshes).toBe(1)
+    expect(handedOver).toEqual([])
+    expect(storedKeys()).toEqual([])
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', user: null, error: null })
+    // The user chose to sign out: nothing failed, so nothing is logged.
+    expect(logged).not.toHaveBeenCalled()
+  })
+})
+
