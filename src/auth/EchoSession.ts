@@ -7,7 +7,7 @@ import { EchoError } from '../errors'
 import { takeCheckoutReturn } from './checkoutReturn'
 import { EchoOidc } from './echoOidc'
 import { toEchoUser } from './echoUser'
-import type { EchoEnvironment } from './environment'
+import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment } from './environment'
 import { RenewTimer } from './renewSchedule'
 import { SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
 import { takeSignInReturn } from './signInCallback'
@@ -96,6 +96,8 @@ export class EchoSession {
   async signIn({ navigate = (url) => this.#env.navigate(url) }: SignInOptions = {}): Promise<void> {
     this.#report.signInStarted()
     try {
+      // The PKCE verifier has to outlive the trip to Echo and back; page storage would lose it.
+      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED)
       navigate(await this.#oidc.signInUrl())
     } catch (error) {
       const failure = EchoError.from(error, 'starting sign-in')

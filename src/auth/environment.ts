@@ -71,16 +71,33 @@ function pageStorage(): Storage {
   try {
     return window.localStorage
   } catch {
-    const items = new Map<string, string>()
-    return {
-      get length() {
-        return items.size
-      },
-      key: (index) => [...items.keys()][index] ?? null,
-      getItem: (key) => items.get(key) ?? null,
-      setItem: (key, value) => void items.set(key, String(value)),
-      removeItem: (key) => void items.delete(key),
-      clear: () => items.clear(),
-    }
+    return new PageLifetimeStorage()
+  }
+}
+
+/** Why sign-in cannot start where the browser refuses `localStorage`. */
+export const STORAGE_BLOCKED =
+  'Sign-in needs localStorage, which this browser blocks for this page: allow this site to store data (cookies and site data), or open the app in its own tab'
+
+/** A `Storage` that forgets everything when the page goes: what the session runs on where `localStorage` is refused. */
+export class PageLifetimeStorage implements Storage {
+  readonly #items = new Map<string, string>()
+  get length(): number {
+    return this.#items.size
+  }
+  key(index: number): string | null {
+    return [...this.#items.keys()][index] ?? null
+  }
+  getItem(key: string): string | null {
+    return this.#items.get(key) ?? null
+  }
+  setItem(key: string, value: string): void {
+    this.#items.set(key, String(value))
+  }
+  removeItem(key: string): void {
+    this.#items.delete(key)
+  }
+  clear(): void {
+    this.#items.clear()
   }
 }

@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit'
-import { render, screen } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Provider, useSelector } from 'react-redux'
@@ -41,6 +41,28 @@ describe('EchoProvider', () => {
     expect(screen.getByText('unauthenticated:-')).toBeDefined()
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
     expect(blocked).toHaveBeenCalled()
+  })
+
+  it('where the browser refuses localStorage, sign-in says so instead of leaving for Echo and never coming back signed in', async () => {
+    vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError')
+    })
+    const navigate = vi.fn()
+    const onError = vi.fn()
+    render(
+      <EchoProvider config={CONFIG}>
+        <EchoSignIn navigate={navigate} onError={onError} />
+      </EchoProvider>,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
+    expect(onError.mock.calls[0]![0]).toMatchObject({
+      name: 'EchoError',
+      message:
+        'Sign-in needs localStorage, which this browser blocks for this page: allow this site to store data (cookies and site data), or open the app in its own tab while starting sign-in',
+    })
+    expect(navigate).not.toHaveBeenCalled()
+    expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
   })
 
   it('creates its own store and shows a stored session as signed in on the first render after mount', async () => {
