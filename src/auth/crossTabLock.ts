@@ -9,13 +9,21 @@ import type { EchoEnvironment } from './environment'
 export function withCrossTabLock<T>(locks: EchoEnvironment['locks'], name: string, work: () => Promise<T>): Promise<T> {
   if (locks === undefined) return work()
   // A tab that hangs while holding the lock must not hold the others forever.
-  return locks.request(name, { mode: 'exclusive', signal: timeoutSignal(REFRESH_TIMEOUT_MS) }, work) as Promise<T>
+  const timeout = lockTimeout(REFRESH_TIMEOUT_MS)
+  const granted = () => {
+    timeout.stop()
+    return work()
+  }
+  return locks.request(name, { mode: 'exclusive', signal: timeout.signal }, granted) as Promise<T>
 }
 
-/** `AbortSignal.timeout(ms)`, also where the browser has Web Locks but not that (Chrome 69-102, Safari 15.4). */
-function timeoutSignal(ms: number): AbortSignal {
-  if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(ms)
+/**
+ * A signal that aborts after `ms`: `AbortSignal.timeout(ms)`, or a timer where the browser has Web
+ * Locks but not that (Chrome 69-102, Safari 15.4), stopped once the lock is granted.
+ */
+function lockTimeout(ms: number): { signal: AbortSignal; stop: () => void } {
+  if (typeof AbortSignal.timeout === 'function') return { signal: AbortSignal.timeout(ms), stop: () => undefined }
   const controller = new AbortController()
-  setTimeout(() => controller.abort(new DOMException('The lock was not granted in time', 'TimeoutError')), ms)
-  return controller.signal
+  const timer = setTimeout(() => controller.abort(new DOMException('The lock was not granted in time', 'TimeoutError')), ms)
+  return { signal: controller.signal, stop: () => clearTimeout(timer) }
 }
