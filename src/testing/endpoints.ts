@@ -1,4 +1,4 @@
-import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, type EchoConfig } from '../config'
+import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, httpUrl, type EchoConfig } from '../config'
 
 /** The Echo a test stands in for: the parts of an `EchoConfig` that say where it is. */
 export type EchoTestConfig = Partial<Pick<EchoConfig, 'appId' | 'apiUrl' | 'baseRouterUrl'>>
@@ -36,8 +36,8 @@ export type EchoEndpointName = Exclude<keyof EchoEndpoints, 'authorize' | 'messa
  * server.use(http.get(echoEndpoints(config).balance, () => HttpResponse.json({ message: 'Down' }, { status: 503 })))
  */
 export function echoEndpoints({ apiUrl = DEFAULT_API_URL, baseRouterUrl = DEFAULT_ROUTER_URL }: EchoTestConfig = {}): EchoEndpoints {
-  const api = (path: string) => `${apiUrl.replace(/\/+$/, '')}${path}`
-  const router = (path: string) => `${baseRouterUrl.replace(/\/+$/, '')}${path}`
+  const api = (path: string) => `${httpUrl('apiUrl', apiUrl)}${path}`
+  const router = (path: string) => `${httpUrl('baseRouterUrl', baseRouterUrl)}${path}`
   return {
     authorize: api('/api/oauth/authorize'),
     token: api('/api/oauth/token'),

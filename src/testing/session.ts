@@ -1,6 +1,6 @@
 import type { UserInfoClaims } from '../auth/echoUser'
 import { storedUserKey } from '../auth/storedUserKey'
-import { DEFAULT_API_URL, type EchoConfig } from '../config'
+import { DEFAULT_API_URL, httpUrl, type EchoConfig } from '../config'
 import { echoFixtures } from './fixtures'
 
 /**
@@ -39,7 +39,7 @@ export function seedEchoSession({
   storage = window.localStorage,
 }: SeedEchoSessionOptions): void {
   storage.setItem(
-    storedUserKey({ appId, apiUrl: apiUrl.replace(/\/+$/, '') }),
+    storedUserKey({ appId, apiUrl: httpUrl('apiUrl', apiUrl) }),
     JSON.stringify({
       access_token: accessToken,
       refresh_token: refreshToken,
