@@ -44,11 +44,17 @@ async function signedIn(environment: Partial<EchoEnvironment> = {}) {
   return { echo, store, wrapper }
 }
 
-/** Timers the test runs by hand: what is scheduled waits until `run(ms)` runs those of that delay. */
+/**
+ * Timers and a clock the test runs by hand: what is scheduled waits until `run(ms)` runs those of
+ * that delay; the clock moves only with `advance(ms)`.
+ */
 function handRunTimers() {
   const scheduled = new Map<number, { run: () => void; ms: number }>()
   let next = 0
+  let clock = Date.now()
   return {
+    now: () => clock,
+    advance: (ms: number) => void (clock += ms),
     setTimeout: (run: () => void, ms: number) => {
       scheduled.set(++next, { run, ms })
       return next
@@ -93,8 +99,30 @@ describe('useEchoRouter', () => {
     expect(echo.counts.balance).toBe(before)
     // Three calls ended: one refetch is waiting, the others were folded into it.
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(1)
+    timers.advance(BALANCE_REFETCH_DELAY_MS)
     timers.run(BALANCE_REFETCH_DELAY_MS)
     await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
+  })
+
+  it('a call that ends while the refetch waits pushes it back: the refetch comes once the calls have been quiet that long', async () => {
+    routerStub()
+    const timers = handRunTimers()
+    const { echo, wrapper } = await signedIn(timers)
+    const { result } = renderHook(() => useEchoRouter(), { wrapper })
+    const before = echo.counts.balance
+    await result.current.chat.completions.create(chat)
+    timers.advance(200)
+    await result.current.chat.completions.create(chat)
+    timers.advance(BALANCE_REFETCH_DELAY_MS - 200)
+    timers.run(BALANCE_REFETCH_DELAY_MS)
+    // 100 ms after the second call: not yet, and waiting the 200 ms still to go.
+    expect(timers.pending(200)).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(echo.counts.balance).toBe(before)
+    timers.advance(200)
+    timers.run(200)
+    await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
+    expect(timers.pending(BALANCE_REFETCH_DELAY_MS) + timers.pending(200)).toBe(0)
   })
 
   it('a 402 marks the user out of credits, and EchoTopUp offers a top-up', async () => {

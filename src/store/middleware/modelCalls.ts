@@ -19,10 +19,25 @@ export const BALANCE_REFETCH_DELAY_MS = 300
 const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onStop }) => {
   const routerOrigin = `${new URL(session.config.baseRouterUrl).origin}/`
   let pending: unknown
-  onStop(() => environment.clearTimeout(pending))
-  const refetchBalanceSoon = () => {
+  let lastEndAt = 0
+  onStop(() => {
     environment.clearTimeout(pending)
-    pending = environment.setTimeout(() => dispatch(sessionEchoApi.util.invalidateTags(['Balance'])), BALANCE_REFETCH_DELAY_MS)
+    pending = undefined
+  })
+  // One timer for a burst, pushed back when it fires early rather than replaced on every call:
+  // a timer per call costs more than the rest of the call's own work.
+  const refetchWhenQuiet = () => {
+    const quietFor = environment.now() - lastEndAt
+    if (quietFor < BALANCE_REFETCH_DELAY_MS) {
+      pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS - quietFor)
+      return
+    }
+    pending = undefined
+    dispatch(sessionEchoApi.util.invalidateTags(['Balance']))
+  }
+  const refetchBalanceSoon = () => {
+    lastEndAt = environment.now()
+    pending ??= environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
   }
   return async (input, init) => {
     const response = await environment.fetch(input, init)
