@@ -39,7 +39,8 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   const store = (hostStore as EchoStore | undefined) ?? ownStore!
   const [firstConfig] = useState(() => configKey(config))
   if (configKey(config) !== firstConfig) throw new Error(configChangedMessage(firstConfig, configKey(config)))
-  useMemo(() => assertEchoStore(store), [store])
+  // A store of the app's own may lack echo-rtk's parts; the provider's own has them all.
+  useMemo(() => hostStore !== undefined && assertEchoStore(hostStore), [hostStore])
   // Checked at the first render in a browser, so a bad config fails at once with the field it names.
   const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
   const [mounted, setMounted] = useState(false)

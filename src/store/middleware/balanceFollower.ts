@@ -36,13 +36,18 @@ export class BalanceFollower {
       if (action.payload.user.id === this.#userId) return
       this.#clear()
       if (appId === undefined) return
-      this.#userId = action.payload.user.id
-      // Coming back to the page (say, from a checkout in another tab) refetches the balance.
-      const options = { subscriptionOptions: { refetchOnFocus: true } }
-      this.#subscriptions = [
-        this.#dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
-        this.#dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
-      ]
+      const userId = (this.#userId = action.payload.user.id)
+      // Subscribed once the sign-in has been rendered (React flushes that render first), so the
+      // first signed-in commit never waits for the balance calls to be set up.
+      queueMicrotask(() => {
+        if (this.#userId !== userId || this.#subscriptions.length > 0) return
+        // Coming back to the page (say, from a checkout in another tab) refetches the balance.
+        const options = { subscriptionOptions: { refetchOnFocus: true } }
+        this.#subscriptions = [
+          this.#dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
+          this.#dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
+        ]
+      })
     } else if (signedOut.match(action) || signInFailed.match(action)) {
       this.#clear()
     }
