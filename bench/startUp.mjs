@@ -17,6 +17,7 @@ export async function measureStartUp(sdk, baseUrl) {
   const times = runs.map((r) => r.ms).sort((a, b) => a - b)
   return {
     mounts: MOUNTS,
+    timesMs: times,
     medianMs: times[times.length >> 1],
     maxRequestsBefore: Math.max(...runs.map((r) => r.requestsBefore.length)),
     requestsBefore: [...new Set(runs.flatMap((r) => r.requestsBefore))],
