@@ -34,7 +34,7 @@ export class EchoSession {
   #lifetimeMs = 0
   /** The user id the store was last told is signed in. */
   #announcedUserId: string | null = null
-  /** Bumped at every sign-out: a refresh that began before it must not bring the user back. */
+  /** Bumped at every sign-out and change of user: a refresh that began before must not outlive them. */
   #generation = 0
   #started = false
   #callback: Promise<void> | undefined
@@ -96,8 +96,7 @@ export class EchoSession {
   async signIn({ navigate = (url) => this.#env.navigate(url) }: SignInOptions = {}): Promise<void> {
     this.#report.signInStarted()
     try {
-      // The PKCE verifier has to outlive the trip to Echo and back; page storage would lose it.
-      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED)
+      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED) // PKCE needs storage that outlives the page
       navigate(await this.#oidc.signInUrl())
     } catch (error) {
       const failure = EchoError.from(error, 'starting sign-in')
@@ -115,8 +114,7 @@ export class EchoSession {
   /** The access token, refreshed first through the coordinator if it has expired; `null` when signed out. */
   async getToken(): Promise<string | null> {
     const user = this.#user
-    if (user === null) return null
-    if (!this.#isExpired(user)) return user.access_token
+    if (user === null || !this.#isExpired(user)) return user?.access_token ?? null
     return this.coordinator.tokenAfter(user.access_token).catch(() => null)
   }
 
@@ -139,6 +137,7 @@ export class EchoSession {
     if (this.#announcedUserId === echoUser.id) {
       this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
     } else {
+      this.#generation += 1
       this.#announcedUserId = echoUser.id
       this.#report.signedIn({ user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy })
     }
@@ -155,18 +154,17 @@ export class EchoSession {
   async #renew(): Promise<string> {
     const generation = this.#generation
     this.#report.tokenRefreshStarted()
+    // Signed out, or another user signed in, while it ran: its outcome is not this session's any more.
     const isCurrent = () => generation === this.#generation
     const renewed = await this.#tabs.renew(this.#user, () => this.#user, (user) => this.#oidc.refresh(user), isCurrent)
-    // Signed out (or given up on) while another tab's renew was awaited: not this session's tokens any more.
-    if (!isCurrent()) throw new Error(SESSION_ENDED_DURING_REFRESH)
     this.#adopt(renewed, this.#announcedUserId === null ? 'storage' : 'tab')
     return renewed.access_token
   }
 
   /** DESIGN §2: log, remove the stored user and stale state, sign out, and say the session ended (here and in the other tabs). */
   async #refreshFailed(error: Error): Promise<void> {
-    // Signed out (by the user, or by another tab) while the refresh ran: nothing more has ended.
-    if (this.#user === null) return
+    // A refresh that outlived its session (see #renew): nothing more has ended.
+    if (error.message === SESSION_ENDED_DURING_REFRESH || this.#user === null) return
     this.#env.logError('Token refresh failed:', error)
     // Another tab renewed meanwhile (this one timed out waiting its turn): the session goes on.
     const newest = this.#tabs.newest(this.#user)

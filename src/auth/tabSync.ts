@@ -90,7 +90,8 @@ export class TabSync {
   /**
    * Tokens newer than `stale`, under the cross-tab lock: another tab's if it has rotated them
    * already, else those `refresh` gets from `current()`'s refresh token, stored and handed over
-   * while `isWanted()` (a sign-out during the refresh must not sign the other tabs in again).
+   * while `isWanted()`: once it is not (a sign-out, another user), whatever comes of it rejects
+   * with {@link SESSION_ENDED_DURING_REFRESH}, and nothing is stored or handed over.
    */
   renew(
     stale: User | null,
@@ -99,7 +100,8 @@ export class TabSync {
     isWanted: () => boolean,
   ): Promise<User> {
     const replacesStale = (user: User | null): user is User => user !== null && user.access_token !== stale?.access_token && expiresAtMs(user) > this.#env.now()
-    return withCrossTabLock(this.#env.locks, this.#name, async () => {
+    const outlived = () => new Error(SESSION_ENDED_DURING_REFRESH)
+    const renewing = withCrossTabLock(this.#env.locks, this.#name, async () => {
       let newest = this.newest(current())
       if (!replacesStale(newest) && this.#channel !== undefined) {
         // The lock and the hand-over reach this tab as separate tasks: the tab that just rotated
@@ -112,11 +114,20 @@ export class TabSync {
       if (!refreshable?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
       const renewed = await refresh(refreshable as User & { refresh_token: string })
       if (!renewed.access_token || renewed.access_token === stale?.access_token) throw new Error('Silent renew did not yield a new access token')
-      if (!isWanted()) throw new Error(SESSION_ENDED_DURING_REFRESH)
+      if (!isWanted()) throw outlived()
       storeUser(this.#env.storage, this.#userKey, renewed)
       this.tell({ type: 'tokens', user: renewed.toStorageString() })
       return renewed
     })
+    return renewing.then(
+      (user) => {
+        if (!isWanted()) throw outlived()
+        return user
+      },
+      (error: unknown) => {
+        throw isWanted() ? error : outlived()
+      },
+    )
   }
 
   /** The newest tokens this tab knows: stored, handed over, or its own. */

@@ -500,3 +500,42 @@ describe('a sign-out while a refresh is on its way', () => {
   })
 })
 
+describe('another user signing in while a refresh is on its way', () => {
+  it('keeps the new user: the old user\'s refreshed tokens are neither stored nor handed over, and nobody is signed out', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const openChannel = (name: string) => new BroadcastChannel(name)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const store = await signInThroughEcho(echo, { openChannel })
+    const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
+    const handedOver: unknown[] = []
+    otherTab.onmessage = (event) => handedOver.push(event.data)
+    let reachEcho = (): void => undefined
+    let answer = (): void => undefined
+    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    server.use(
+      http.post(`${ECHO}/api/oauth/token`, async () => {
+        reachEcho()
+        await answered
+      }),
+    )
+    vi.setSystemTime(Date.now() + 16_000)
+    const refreshing = store.dispatch(getToken())
+    await reached
+    // Another tab signs out and Grace signs in there.
+    const key = `oidc.user:${ECHO}:${APP_ID}`
+    const ada = JSON.parse(window.localStorage.getItem(key)!) as { profile: Record<string, unknown> }
+    const grace = JSON.stringify({ ...ada, access_token: 'grace-token', refresh_token: 'grace-refresh', profile: { ...ada.profile, sub: 'user-2', name: 'Grace Hopper' }, expires_at: Math.floor(Date.now() / 1000) + 900 })
+    window.localStorage.setItem(key, grace)
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: grace, storageArea: window.localStorage }))
+    expect(auth(store).user?.id).toBe('user-2')
+    answer()
+    await refreshing
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    otherTab.close()
+    expect(handedOver).toEqual([])
+    expect(window.localStorage.getItem(key)).toBe(grace)
+    expect(auth(store)).toMatchObject({ status: 'authenticated', user: { id: 'user-2' }, accessToken: 'grace-token', error: null })
+  })
+})
