@@ -44,17 +44,11 @@ async function signedIn(environment: Partial<EchoEnvironment> = {}) {
   return { echo, store, wrapper }
 }
 
-/**
- * Timers and a clock the test runs by hand: what is scheduled waits until `run(ms)` runs those of
- * that delay; the clock moves only with `advance(ms)`.
- */
+/** Timers the test runs by hand: what is scheduled waits until `run(ms)` runs those of that delay. */
 function handRunTimers() {
   const scheduled = new Map<number, { run: () => void; ms: number }>()
   let next = 0
-  let clock = Date.now()
   return {
-    now: () => clock,
-    advance: (ms: number) => void (clock += ms),
     setTimeout: (run: () => void, ms: number) => {
       scheduled.set(++next, { run, ms })
       return next
@@ -64,7 +58,7 @@ function handRunTimers() {
     },
     pending: (ms: number) => [...scheduled.values()].filter((timer) => timer.ms === ms).length,
     run: (ms: number) => {
-      for (const [handle, timer] of scheduled) {
+      for (const [handle, timer] of [...scheduled]) {
         if (timer.ms !== ms) continue
         scheduled.delete(handle)
         timer.run()
@@ -97,32 +91,30 @@ describe('useEchoRouter', () => {
     await Promise.all([result.current.chat.completions.create(chat), result.current.chat.completions.create(chat)])
     expect(pieces.join('')).toBe('Hi')
     expect(echo.counts.balance).toBe(before)
-    // Three calls ended: one refetch is waiting, the others were folded into it.
+    // Three calls ended: one refetch is waiting, the others were folded into it (setting it back once).
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(1)
-    timers.advance(BALANCE_REFETCH_DELAY_MS)
+    timers.run(BALANCE_REFETCH_DELAY_MS)
     timers.run(BALANCE_REFETCH_DELAY_MS)
     await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
+    expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(0)
   })
 
-  it('a call that ends while the refetch waits pushes it back: the refetch comes once the calls have been quiet that long', async () => {
+  it('a call that ends while the refetch waits sets it back: the refetch comes once no call has ended for the whole wait', async () => {
     routerStub()
     const timers = handRunTimers()
     const { echo, wrapper } = await signedIn(timers)
     const { result } = renderHook(() => useEchoRouter(), { wrapper })
     const before = echo.counts.balance
     await result.current.chat.completions.create(chat)
-    timers.advance(200)
     await result.current.chat.completions.create(chat)
-    timers.advance(BALANCE_REFETCH_DELAY_MS - 200)
     timers.run(BALANCE_REFETCH_DELAY_MS)
-    // 100 ms after the second call: not yet, and waiting the 200 ms still to go.
-    expect(timers.pending(200)).toBe(1)
+    // The second call ended during the wait: one more wait, and still one timer.
+    expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(echo.counts.balance).toBe(before)
-    timers.advance(200)
-    timers.run(200)
+    timers.run(BALANCE_REFETCH_DELAY_MS)
     await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
-    expect(timers.pending(BALANCE_REFETCH_DELAY_MS) + timers.pending(200)).toBe(0)
+    expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(0)
   })
 
   it('a 402 marks the user out of credits, and EchoTopUp offers a top-up', async () => {

@@ -8,7 +8,7 @@ import { whenBodyEnds } from '../../api/whenBodyEnds'
 import { insufficientFundsDetected } from '../balanceSlice'
 import type { Owned } from './storeOwned'
 
-/** Calls that end within this long of each other share one balance refetch. */
+/** Calls that end within this long of each other share one balance refetch, which comes once none has ended for this long. */
 export const BALANCE_REFETCH_DELAY_MS = 300
 
 /**
@@ -19,25 +19,26 @@ export const BALANCE_REFETCH_DELAY_MS = 300
 const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onStop }) => {
   const routerOrigin = `${new URL(session.config.baseRouterUrl).origin}/`
   let pending: unknown
-  let lastEndAt = 0
+  let endedWhileWaiting = false
   onStop(() => {
     environment.clearTimeout(pending)
     pending = undefined
+    endedWhileWaiting = false
   })
-  // One timer for a burst, pushed back when it fires early rather than replaced on every call:
-  // a timer per call costs more than the rest of the call's own work.
+  // One timer for a burst, set back once more when a call ends while it waits, rather than a new
+  // timer on every call: that costs more than the rest of a call's own work.
   const refetchWhenQuiet = () => {
-    const quietFor = environment.now() - lastEndAt
-    if (quietFor < BALANCE_REFETCH_DELAY_MS) {
-      pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS - quietFor)
-      return
+    if (endedWhileWaiting) {
+      endedWhileWaiting = false
+      pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
+    } else {
+      pending = undefined
+      dispatch(sessionEchoApi.util.invalidateTags(['Balance']))
     }
-    pending = undefined
-    dispatch(sessionEchoApi.util.invalidateTags(['Balance']))
   }
   const refetchBalanceSoon = () => {
-    lastEndAt = environment.now()
-    pending ??= environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
+    if (pending === undefined) pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
+    else endedWhileWaiting = true
   }
   return async (input, init) => {
     const response = await environment.fetch(input, init)
