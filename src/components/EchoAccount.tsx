@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactEleme
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { displayNameOf } from '../auth/displayText'
-import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
+import { freeCreditOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { EchoBalance, formatUsd } from './EchoBalance'
@@ -22,7 +22,7 @@ export interface EchoAccountProps {
 /** What the user can spend, paid and free together; `null` until the balance is known. */
 function selectCredit(state: EchoRootState): number | null {
   const paid = paidBalanceOf(selectBalance(state))
-  return paid === null ? null : paid + (freeTierLeftOf(selectFreeTierBalance(state)) ?? 0)
+  return paid === null ? null : paid + (freeCreditOf(selectFreeTierBalance(state)) ?? 0)
 }
 
 /**

@@ -31,7 +31,6 @@ export interface EchoTopUpProps {
   onError?: (error: Error) => void
 }
 
-
 /** An empty tab for checkout, cut off from this page (`opener` cleared); `null` when the browser refuses. */
 function openBlankTab(): Window | null {
   // jsdom and some embedded browsers answer `undefined` rather than `null`.

@@ -31,10 +31,16 @@ export function showsPaidCredit(balance: Balance | null): boolean {
 }
 
 /**
- * Whether a free tier shows credit the router can still draw: the user's share left, under what is
- * left in the app's pool (a spent pool serves nobody), more than what the router counts as spent.
+ * What of the free tier the router can still draw, in US dollars: the user's share left, under
+ * what is left in the app's pool (a spent pool serves nobody); `null` when it is not known.
  */
-export function showsFreeCredit(freeTier: FreeTierBalance | null): boolean {
+export function freeCreditOf(freeTier: FreeTierBalance | null): number | null {
+  const left = freeTierLeftOf(freeTier)
   const pool = usdOf((freeTier as Partial<FreeTierBalance> | null)?.spendPoolBalance) ?? Infinity
-  return Math.min(freeTierLeftOf(freeTier) ?? 0, pool) > SPENT_AT_OR_BELOW_USD
+  return left === null ? null : Math.min(left, Math.max(pool, 0))
+}
+
+/** Whether a free tier shows credit the router can still draw: more than what it counts as spent. */
+export function showsFreeCredit(freeTier: FreeTierBalance | null): boolean {
+  return (freeCreditOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
 }

@@ -33,7 +33,7 @@ describe('withCrossTabLock', () => {
     await expect(withCrossTabLock(undefined, 'n', () => Promise.resolve('done'))).resolves.toBe('done')
   })
 
-  it('asks for the lock exclusively, with a signal that gives up waiting (the refresh timeout)', () => {
+  it('asks for the lock exclusively, passing a signal to stop waiting with (not yet aborted)', () => {
     const { locks, held } = heldLocks()
     void withCrossTabLock(locks, 'echo-rtk:refresh', () => Promise.resolve('done')).catch(() => undefined)
     expect(held[0]?.options.mode).toBe('exclusive')

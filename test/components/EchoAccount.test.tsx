@@ -1,12 +1,14 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
 import { EchoAccount, insufficientFundsDetected } from 'echo-rtk'
 
 import { echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
+import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
+import { server } from '../support/server'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -42,6 +44,21 @@ describe('EchoAccount', () => {
     expect(screen.getByRole('button', { name: 'Add credits' })).toBeDefined()
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeDefined()
     expect(view.container.querySelector('.account')?.getAttribute('data-echo-account')).toBe('open')
+  })
+
+  it.each([
+    [20, 'Echo credits $13.00'],
+    [0, 'Echo credits $12.50'],
+  ])('counts the free tier into the credit only as far as the app\'s pool can pay (pool $%s)', async (pool, label) => {
+    const echo = fakeEcho()
+    server.use(
+      http.post(`${ECHO}/api/v1/balance/free`, () =>
+        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
+      ),
+    )
+    const store = await signInThroughEcho(echo)
+    renderWithEcho(<EchoAccount />, { store })
+    expect(await screen.findByRole('button', { name: label })).toBeDefined()
   })
 
   it('Escape closes the panel and puts the focus back on the button', async () => {

@@ -59,7 +59,7 @@ describe('EchoProvider', () => {
     expect(onError.mock.calls[0]![0]).toMatchObject({
       name: 'EchoError',
       message:
-        'Sign-in needs localStorage, which this browser blocks for this page: allow this site to store data (cookies and site data), or open the app in its own tab while starting sign-in',
+        'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own) while starting sign-in',
     })
     expect(navigate).not.toHaveBeenCalled()
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)

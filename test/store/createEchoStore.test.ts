@@ -12,6 +12,8 @@ import {
   echoMiddleware,
   echoReducers,
   refreshBalance,
+  signedIn,
+  signedOut,
   signOut,
   startEchoSession,
   stopEchoSession,
@@ -150,6 +152,17 @@ describe('balance', () => {
     echo.setBalance(0.5)
     await store.dispatch(refreshBalance())
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(false)
+  })
+
+  it('a user who signs in and out again at once never has their balance asked for (it would be dropped unseen)', async () => {
+    const echo = fakeEcho()
+    const store = await signInThroughEcho(echo)
+    const before = { paid: echo.counts.balance }
+    store.dispatch(signedIn({ user: { id: 'user-2', email: null, name: 'Grace', picture: null }, accessToken: 'access-g', expiresAt: Date.now() + 60_000 }))
+    store.dispatch(signedOut())
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(echo.counts.balance).toBe(before.paid)
+    expect(store.getState().echo.balance).toMatchObject({ balance: null, status: 'idle' })
   })
 
   it('out of credits stays while the user has free tier left but the app\'s pool is spent (the router draws from the pool)', async () => {
