@@ -462,35 +462,48 @@ describe('a refresh that fails while another tab renewed', () => {
   })
 })
 
+/**
+ * A signed-in tab whose refresh (its token expired) has reached Echo and is held there until
+ * `answer()`; `handedOver` collects what the tab posts to the others on the session's channel.
+ */
+async function refreshHeldAtEcho() {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  const echo = fakeEcho({ accessTtl: 15 })
+  const store = await signInThroughEcho(echo, { openChannel: (name: string) => new BroadcastChannel(name) })
+  const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
+  const handedOver: unknown[] = []
+  otherTab.onmessage = (event) => handedOver.push(event.data)
+  let reachEcho = (): void => undefined
+  let answer = (): void => undefined
+  const reached = new Promise<void>((resolve) => (reachEcho = resolve))
+  const answered = new Promise<void>((resolve) => (answer = resolve))
+  // Holds the token request, then lets fakeEcho answer it.
+  server.use(
+    http.post(`${ECHO}/api/oauth/token`, async () => {
+      reachEcho()
+      await answered
+    }),
+  )
+  vi.setSystemTime(Date.now() + 16_000)
+  const refreshing = store.dispatch(getToken())
+  await reached
+  /** Lets Echo answer, and waits for what the tab does with it to reach the other tab. */
+  const answerAndSettle = async () => {
+    answer()
+    const token = await refreshing
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    otherTab.close()
+    return token
+  }
+  return { echo, store, handedOver, answerAndSettle }
+}
+
 describe('a sign-out while a refresh is on its way', () => {
   it('stores nothing and hands nothing over when the refresh comes back: the other tabs stay signed out', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    vi.useFakeTimers({ toFake: ['Date'] })
-    const openChannel = (name: string) => new BroadcastChannel(name)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo, { openChannel })
-    const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
-    const handedOver: unknown[] = []
-    otherTab.onmessage = (event) => handedOver.push(event.data)
-    let reachEcho = (): void => undefined
-    let answer = (): void => undefined
-    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-    const answered = new Promise<void>((resolve) => (answer = resolve))
-    // Holds the token request, then lets fakeEcho answer it.
-    server.use(
-      http.post(`${ECHO}/api/oauth/token`, async () => {
-        reachEcho()
-        await answered
-      }),
-    )
-    vi.setSystemTime(Date.now() + 16_000)
-    const refreshing = store.dispatch(getToken())
-    await reached
+    const { echo, store, handedOver, answerAndSettle } = await refreshHeldAtEcho()
     await store.dispatch(signOut())
-    answer()
-    await expect(refreshing).resolves.toBeNull()
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    otherTab.close()
+    await expect(answerAndSettle()).resolves.toBeNull()
     expect(echo.counts.refreshes).toBe(1)
     expect(handedOver).toEqual([])
     expect(storedKeys()).toEqual([])
@@ -503,26 +516,7 @@ describe('a sign-out while a refresh is on its way', () => {
 describe('another user signing in while a refresh is on its way', () => {
   it('keeps the new user: the old user\'s refreshed tokens are neither stored nor handed over, and nobody is signed out', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    vi.useFakeTimers({ toFake: ['Date'] })
-    const openChannel = (name: string) => new BroadcastChannel(name)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo, { openChannel })
-    const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
-    const handedOver: unknown[] = []
-    otherTab.onmessage = (event) => handedOver.push(event.data)
-    let reachEcho = (): void => undefined
-    let answer = (): void => undefined
-    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-    const answered = new Promise<void>((resolve) => (answer = resolve))
-    server.use(
-      http.post(`${ECHO}/api/oauth/token`, async () => {
-        reachEcho()
-        await answered
-      }),
-    )
-    vi.setSystemTime(Date.now() + 16_000)
-    const refreshing = store.dispatch(getToken())
-    await reached
+    const { store, handedOver, answerAndSettle } = await refreshHeldAtEcho()
     // Another tab signs out and Grace signs in there.
     const key = `oidc.user:${ECHO}:${APP_ID}`
     const ada = JSON.parse(window.localStorage.getItem(key)!) as { profile: Record<string, unknown> }
@@ -530,10 +524,7 @@ describe('another user signing in while a refresh is on its way', () => {
     window.localStorage.setItem(key, grace)
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: grace, storageArea: window.localStorage }))
     expect(auth(store).user?.id).toBe('user-2')
-    answer()
-    await refreshing
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    otherTab.close()
+    await answerAndSettle()
     expect(handedOver).toEqual([])
     expect(window.localStorage.getItem(key)).toBe(grace)
     expect(auth(store)).toMatchObject({ status: 'authenticated', user: { id: 'user-2' }, accessToken: 'grace-token', error: null })
