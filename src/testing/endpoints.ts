@@ -36,8 +36,10 @@ export type EchoEndpointName = Exclude<keyof EchoEndpoints, 'authorize' | 'messa
  * server.use(http.get(echoEndpoints(config).balance, () => HttpResponse.json({ message: 'Down' }, { status: 503 })))
  */
 export function echoEndpoints({ apiUrl = DEFAULT_API_URL, baseRouterUrl = DEFAULT_ROUTER_URL }: EchoTestConfig = {}): EchoEndpoints {
-  const api = (path: string) => `${httpUrl('apiUrl', apiUrl)}${path}`
-  const router = (path: string) => `${httpUrl('baseRouterUrl', baseRouterUrl)}${path}`
+  const apiBase = httpUrl('apiUrl', apiUrl)
+  const routerBase = httpUrl('baseRouterUrl', baseRouterUrl)
+  const api = (path: string) => `${apiBase}${path}`
+  const router = (path: string) => `${routerBase}${path}`
   return {
     authorize: api('/api/oauth/authorize'),
     token: api('/api/oauth/token'),
