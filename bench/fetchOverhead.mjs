@@ -36,6 +36,7 @@ export async function measureSessionFetchOverhead(baseUrl) {
       locks: undefined,
       openChannel: undefined,
       onStorage: () => () => undefined,
+      onWake: () => () => undefined,
       now: () => Date.now(),
       setTimeout: (run, ms) => setTimeout(run, ms),
       clearTimeout: (handle) => clearTimeout(handle),

@@ -11,6 +11,7 @@
  * @property {boolean} autoLogin Login and consent complete by themselves for the test user. ECHO_DEV_AUTO_LOGIN=1, --auto-login.
  * @property {number} streamDelayMs Pause between streamed chunks, in milliseconds. ECHO_DEV_STREAM_DELAY, --stream-delay.
  * @property {number} balance The test user's starting balance in USD. ECHO_DEV_BALANCE, --balance.
+ * @property {boolean} refreshGrace A rotated refresh token still works for 2 minutes, as at Echo (each reuse minting a new one); off, its reuse revokes the grant. ECHO_DEV_REFRESH_GRACE=1, --refresh-grace.
  */
 
 /** @type {Readonly<DevServerSettings>} */
@@ -21,6 +22,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   autoLogin: false,
   streamDelayMs: 30,
   balance: 10,
+  refreshGrace: false,
 })
 
 /**
@@ -34,6 +36,7 @@ export const SETTING_SOURCES = Object.freeze([
   { key: 'autoLogin', env: 'ECHO_DEV_AUTO_LOGIN', flag: '--auto-login', kind: 'boolean', help: 'sign the test user in and consent by themselves (1 = on)' },
   { key: 'streamDelayMs', env: 'ECHO_DEV_STREAM_DELAY', flag: '--stream-delay', kind: 'ms', help: 'pause between streamed chunks in ms (default 30)' },
   { key: 'balance', env: 'ECHO_DEV_BALANCE', flag: '--balance', kind: 'usd', help: "the test user's starting balance in USD (default 10)" },
+  { key: 'refreshGrace', env: 'ECHO_DEV_REFRESH_GRACE', flag: '--refresh-grace', kind: 'boolean', help: "Echo's 2-minute grace for a rotated refresh token (1 = on; off: reuse revokes the grant)" },
 ])
 
 /**
@@ -50,7 +53,9 @@ export function resolveSettings(options = {}) {
   if (typeof settings.balance !== 'number' || !Number.isFinite(settings.balance) || settings.balance < 0) {
     throw new TypeError(`balance must be a number of US dollars >= 0, got ${String(settings.balance)}`)
   }
-  if (typeof settings.autoLogin !== 'boolean') throw new TypeError(`autoLogin must be true or false, got ${String(settings.autoLogin)}`)
+  for (const key of /** @type {const} */ (['autoLogin', 'refreshGrace'])) {
+    if (typeof settings[key] !== 'boolean') throw new TypeError(`${key} must be true or false, got ${String(settings[key])}`)
+  }
   if (settings.port !== 0 && settings.port === settings.routerPort) {
     throw new TypeError(`port and routerPort must differ, both are ${settings.port}`)
   }
@@ -79,8 +84,9 @@ export function readSettings(env, argv) {
       continue
     }
     const [flag = '', inline] = splitOnce(argument, '=')
-    if (flag === '--no-auto-login' && inline === undefined) {
-      settings.autoLogin = false
+    const negated = SETTING_SOURCES.find((candidate) => candidate.kind === 'boolean' && flag === candidate.flag.replace(/^--/, '--no-'))
+    if (negated && inline === undefined) {
+      settings[negated.key] = false
       continue
     }
     const source = SETTING_SOURCES.find((candidate) => candidate.flag === flag)

@@ -56,7 +56,7 @@ export async function startDevServer(options = {}) {
   /** @type {RequestHandler} */
   let handleRouter
   try {
-    const { provider, signingKey } = createOidcProvider({ issuer: apiUrl, resource: routerUrl, accessTtl: settings.accessTtl })
+    const { provider, signingKey } = createOidcProvider({ issuer: apiUrl, resource: routerUrl, accessTtl: settings.accessTtl, refreshGrace: settings.refreshGrace })
     const findAccessToken = createAccessTokenVerifier(provider, signingKey)
     handleApi = createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin: settings.autoLogin })
     handleRouter = createRouterHandler({ ledger, findAccessToken, streamDelayMs: settings.streamDelayMs })

@@ -18,7 +18,7 @@ export {
 export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
 export type { SignInOptions, SignInSource } from './auth/sessionReporter'
-export type { EchoEnvironment } from './auth/environment'
+export type { EchoEnvironment, WakeCause } from './auth/environment'
 export { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './store/authSlice'
 export type { AuthState, AuthStatus, SignedInPayload, TokenRefreshedPayload } from './store/authSlice'
 export { balanceSlice } from './store/balanceSlice'
@@ -36,6 +36,7 @@ export {
   selectFreeTierBalance,
   selectIsAuthenticated,
   selectIsInsufficientFunds,
+  selectIsReconnecting,
 } from './store/selectors'
 export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/middleware/echoMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'

@@ -52,6 +52,7 @@ describe('echo-rtk', () => {
         "selectFreeTierBalance",
         "selectIsAuthenticated",
         "selectIsInsufficientFunds",
+        "selectIsReconnecting",
         "signIn",
         "signInFailed",
         "signInStarted",

@@ -22,18 +22,19 @@ const SIGNING_KEY_ID = 'echo-dev-1'
  * @property {string} issuer the API server's origin, e.g. http://127.0.0.1:8787
  * @property {string} resource the audience of access tokens: the router's origin
  * @property {number} accessTtl access-token lifetime in seconds
+ * @property {boolean} [refreshGrace] Echo's 2-minute grace for a rotated refresh token (oidcStore.mjs)
  */
 
 /**
  * Builds the provider and the signing key its access tokens are checked with.
  * @param {OidcOptions} options
  */
-export function createOidcProvider({ issuer, resource, accessTtl }) {
+export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace = false }) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const signingJwk = { ...privateKey.export({ format: 'jwk' }), kid: SIGNING_KEY_ID, alg: 'RS256', use: 'sig' }
 
   const provider = new Provider(issuer, {
-    adapter: createOidcStore(),
+    adapter: createOidcStore(Date.now, { refreshGrace }),
     routes: {
       authorization: OAUTH_PATHS.authorization,
       token: OAUTH_PATHS.token,

@@ -12,12 +12,18 @@ const SWEEP_EVERY = 500
  * @typedef {AdapterPayload | string | Set<string>} Stored
  */
 
+/** Echo's grace for a rotated refresh token (DESIGN §7). */
+export const REFRESH_GRACE_MS = 2 * 60 * 1000
+
 /**
  * An oidc-provider adapter class over one private map.
  * @param {() => number} [now] epoch milliseconds
+ * @param {{ refreshGrace?: boolean }} [options] refreshGrace: a rotated refresh token still works for
+ *   {@link REFRESH_GRACE_MS}, as at Echo; each reuse mints a new one (oidc-provider revokes the
+ *   whole grant when it sees a used refresh token, so within the grace it is shown as unused)
  * @returns {import('oidc-provider').AdapterConstructor}
  */
-export function createOidcStore(now = Date.now) {
+export function createOidcStore(now = Date.now, { refreshGrace = false } = {}) {
   /** @type {Map<string, { value: Stored, expiresAt: number }>} */
   const entries = new Map()
   let sizeAtSweep = 0
@@ -79,7 +85,12 @@ export function createOidcStore(now = Date.now) {
 
     /** @param {string} id */
     async find(id) {
-      return payloadAt(this.key(id))
+      const payload = payloadAt(this.key(id))
+      if (refreshGrace && this.model === 'RefreshToken' && typeof payload?.consumed === 'number' && now() - payload.consumed * 1000 < REFRESH_GRACE_MS) {
+        const { consumed: _usedWithinGrace, ...unused } = payload
+        return unused
+      }
+      return payload
     }
 
     /** @param {string} uid */
@@ -95,7 +106,8 @@ export function createOidcStore(now = Date.now) {
     /** @param {string} id */
     async consume(id) {
       const payload = payloadAt(this.key(id))
-      if (payload) payload.consumed = Math.floor(now() / 1000)
+      // The first use starts the grace; a reuse within it does not stretch it.
+      if (payload && payload.consumed === undefined) payload.consumed = Math.floor(now() / 1000)
     }
 
     /** @param {string} id */

@@ -9,19 +9,14 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
   })
 }
 
-/** Rejects with a timeout error naming `what` when `promise` takes longer than `ms`. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+/** Rejects with `timedOut(ms)` when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, timedOut: (ms: number) => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${formatSeconds(ms)}`)), ms)
+    const timer = setTimeout(() => reject(timedOut(ms)), ms)
     promise.finally(() => clearTimeout(timer)).then(resolve, reject)
   })
 }
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError')
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000
-  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
 }

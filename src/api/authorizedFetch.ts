@@ -69,6 +69,11 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
       freshToken = await coordinator.tokenAfter(token, signal)
     } catch (error) {
       if (signal?.aborted) throw signal.reason
+      // The refresh could not reach the server: this call fails as one that got no answer would.
+      if (error instanceof EchoError && error.code === 'NETWORK_ERROR') {
+        void response.body?.cancel().catch(() => undefined)
+        throw error
+      }
       return { response, refreshError: error instanceof Error ? error : new Error(String(error)) }
     }
     // A streamed body has been spent by the first attempt; only the refresh is of use then.

@@ -1,13 +1,18 @@
 import { Mutex } from 'async-mutex'
 
+import { EchoError } from '../errors'
 import { abortable, withTimeout } from './abortable'
 import type { TokenProvider } from './tokenProvider'
 
-/** SPEC §9: a refresh that has not answered in 10 s has failed. */
+/** SPEC §9: a refresh that has not answered in 10 s could not reach the server. */
 export const REFRESH_TIMEOUT_MS = 10_000
 
 export interface RefreshCoordinatorOptions {
-  /** How long one refresh may take before every waiter fails. Defaults to 10 000 ms. */
+  /**
+   * How long one refresh may take before every waiter fails with a `NETWORK_ERROR` (the server
+   * could not be reached in time). Defaults to 10 000 ms; `Infinity` for a provider that keeps its
+   * own deadline.
+   */
   refreshTimeoutMs?: number
 }
 
@@ -19,6 +24,9 @@ interface RefreshRecord {
   /** The token the refresh replaced. */
   from: string | null
   result: Promise<string>
+  settled: boolean
+  /** It failed without reaching the server (`NETWORK_ERROR`): an answer only for those who waited on it. */
+  unreached: boolean
 }
 
 /**
@@ -26,9 +34,10 @@ interface RefreshRecord {
  *
  * The first caller that finds its token rejected refreshes under the mutex; callers that were
  * rejected with the same token wait for that refresh and share its outcome, success or failure;
- * a caller whose token has already been replaced gets the new one at once. It is itself a
- * `TokenProvider`, so everything built on it (EchoClient, createEchoFetch, the router) shares one
- * refresh.
+ * a caller whose token has already been replaced gets the new one at once. A refresh that could
+ * not reach the server (it rejected with a `NETWORK_ERROR`) is shared only by the callers that were
+ * waiting while it ran: the next caller tries again. It is itself a `TokenProvider`, so everything
+ * built on it (EchoClient, createEchoFetch, the router) shares one refresh.
  * @internal
  */
 export class RefreshCoordinator implements TokenProvider {
@@ -77,22 +86,32 @@ export class RefreshCoordinator implements TokenProvider {
    * replaced it yet. An aborted caller stops waiting and never starts a refresh.
    */
   tokenAfter(staleToken: string | null, signal?: AbortSignal): Promise<string> {
+    const knownOnArrival = this.#lastRefresh
+    const runningOnArrival = knownOnArrival !== undefined && !knownOnArrival.settled
     const turn = this.#mutex.runExclusive(async () => {
       const current = await this.#tokens.getAccessToken()
       if (current !== null && current !== staleToken) return current
-      // Callers rejected with the same token share one outcome: a failed refresh is not tried again per caller.
-      if (this.#lastRefresh?.from === staleToken) return this.#lastRefresh.result
+      const last = this.#lastRefresh
+      // Callers rejected with the same token share one outcome: a failed refresh is not tried again
+      // per caller. One that could not reach the server answers only for those who waited on it.
+      const answersThisCaller = last !== undefined && (!last.unreached || last !== knownOnArrival || runningOnArrival)
+      if (last?.from === staleToken && answersThisCaller) return last.result
       if (signal?.aborted) throw signal.reason
-      const result = this.#refresh(staleToken)
-      this.#lastRefresh = { from: staleToken, result }
-      return result
+      const record: RefreshRecord = { from: staleToken, result: this.#refresh(staleToken), settled: false, unreached: false }
+      record.result.then(
+        () => (record.settled = true),
+        (error: unknown) => Object.assign(record, { settled: true, unreached: error instanceof EchoError && error.code === 'NETWORK_ERROR' }),
+      )
+      this.#lastRefresh = record
+      return record.result
     })
     return abortable(turn, signal)
   }
 
   async #refresh(staleToken: string | null): Promise<string> {
     try {
-      const returned = await withTimeout(Promise.resolve().then(() => this.#tokens.refreshToken()), this.#timeoutMs, 'Token refresh')
+      const refreshing = Promise.resolve().then(() => this.#tokens.refreshToken())
+      const returned = Number.isFinite(this.#timeoutMs) ? await withTimeout(refreshing, this.#timeoutMs, timedOut) : await refreshing
       const fresh = typeof returned === 'string' && returned !== '' ? returned : await this.#tokens.getAccessToken()
       if (fresh === null || fresh === staleToken) throw new Error('Silent renew did not yield a new access token')
       return fresh
@@ -102,4 +121,9 @@ export class RefreshCoordinator implements TokenProvider {
       throw failure
     }
   }
+}
+
+/** A refresh that has not answered in time could not reach the server: a `NETWORK_ERROR`. */
+function timedOut(ms: number): EchoError {
+  return new EchoError({ code: 'NETWORK_ERROR', message: `Token refresh timed out after ${ms / 1000} ${ms === 1000 ? 'second' : 'seconds'}` })
 }

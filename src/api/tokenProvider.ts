@@ -13,9 +13,13 @@ import { EchoError } from '../errors'
 export interface TokenProvider {
   /** The current access token, or `null` when nobody is signed in. */
   getAccessToken(): Promise<string | null>
-  /** Gets a new access token; resolves to it, or to nothing when `getAccessToken()` now has it. */
+  /**
+   * Gets a new access token; resolves to it, or to nothing when `getAccessToken()` now has it.
+   * Rejecting with an `EchoError` of code `NETWORK_ERROR` says the server could not be reached:
+   * the calls waiting on this refresh reject with it, and the next call tries again.
+   */
   refreshToken(): Promise<string | void>
-  /** Called once per failed refresh, with the reason; every request waiting on it then fails with `HTTP_401`. */
+  /** Called once per failed refresh, with the reason; every request waiting on it then fails (`HTTP_401`, or `NETWORK_ERROR` as above). */
   onRefreshError?(error: Error): void
 }
 

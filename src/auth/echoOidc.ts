@@ -1,14 +1,15 @@
-import { OidcClient, User, type RefreshState } from 'oidc-client-ts'
+import { OidcClient, User } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
-import { oidcSettings, SILENT_RENEW_TIMEOUT_SECONDS } from './oidcSettings'
+import { oidcSettings } from './oidcSettings'
 import { storedUserKey } from './storedUserKey'
-import { removeSignInStates } from './storedUser'
+import { removeSignInStates, withRefreshLife } from './storedUser'
 import { tokenFreeError } from './tokenFreeError'
 
 /**
- * The three OAuth steps of a session, over oidc-client-ts's `OidcClient`: the authorize URL of a
- * sign-in (PKCE; its state kept in storage), the code exchange, and the refresh-token grant. What
+ * The sign-in steps of a session, over oidc-client-ts's `OidcClient`: the authorize URL of a
+ * sign-in (PKCE; its state kept in storage) and the code exchange. (The refresh-token grant is the
+ * session's own, `refreshGrant.ts`: it must tell Echo's refusal from Echo out of reach.) What
  * oidc-client-ts throws leaves here without the request form it carries (tokens, the verifier).
  */
 export class EchoOidc {
@@ -27,17 +28,13 @@ export class EchoOidc {
     return (await this.#client.createSigninRequest({ request_type: 'si:r' }).catch(rethrowTokenFree)).url
   }
 
-  /** Exchanges the code of the sign-in coming back at `href` (once: its state is removed) for tokens; the profile is not read here. */
-  async exchangeCode(href: string): Promise<User> {
-    return new User(await this.#client.processSigninResponse(href).catch(rethrowTokenFree))
-  }
-
-  /** New tokens for `user`'s refresh token (rotated by Echo); the profile and, if Echo sends none, the refresh token carry over. */
-  async refresh(user: User & { refresh_token: string }): Promise<User> {
-    const state = { refresh_token: user.refresh_token, session_state: user.session_state, scope: user.scope, profile: user.profile, data: user.state } as RefreshState
-    const renewed = new User(await this.#client.useRefreshToken({ state, timeoutInSeconds: SILENT_RENEW_TIMEOUT_SECONDS }).catch(rethrowTokenFree))
-    renewed.refresh_token ??= user.refresh_token
-    return renewed
+  /**
+   * Exchanges the code of the sign-in coming back at `href` (once: its state is removed) for tokens,
+   * noting the refresh token's life from `now`; the profile is not read here.
+   */
+  async exchangeCode(href: string, now: number): Promise<User> {
+    const answer = await this.#client.processSigninResponse(href).catch(rethrowTokenFree)
+    return withRefreshLife(new User(answer), (answer as { refresh_token_expires_in?: unknown }).refresh_token_expires_in, now)
   }
 
   /**

@@ -19,16 +19,25 @@ export interface EchoEnvironment {
   openChannel: ((name: string) => BroadcastChannel) | undefined
   /** Subscribes to `storage` events (other tabs' writes); returns the unsubscribe. */
   onStorage(listener: (event: StorageEvent) => void): () => void
+  /**
+   * Subscribes to the moments a session that could not reach Echo tries again at once: the browser
+   * back `online`, the page `visible` again (a laptop woken up, a tab come back to). Returns the
+   * unsubscribe.
+   */
+  onWake(listener: (cause: WakeCause) => void): () => void
   now(): number
   setTimeout(run: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
   /** Where a failed refresh is logged. */
   logError(message: string, error: unknown): void
-  /** Where a setup mistake is pointed out, in development builds. */
+  /** Where a setup mistake is pointed out (in development builds), and an outage of Echo's (once). */
   logWarning(message: string): void
   /** Closes this tab: a checkout tab the app opened, once checkout has returned to it. */
   closeWindow(): void
 }
+
+/** Why the page may reach Echo again: the browser is back `online`, or the page is `visible` again. */
+export type WakeCause = 'online' | 'visible'
 
 /**
  * The session's environment: `overrides` over the real browser, read when a session starts. A
@@ -53,6 +62,16 @@ function browserEnvironment(): EchoEnvironment {
     onStorage: (listener) => {
       window.addEventListener('storage', listener)
       return () => window.removeEventListener('storage', listener)
+    },
+    onWake: (listener) => {
+      const online = () => listener('online')
+      const visible = () => document.visibilityState === 'visible' && listener('visible')
+      window.addEventListener('online', online)
+      document.addEventListener('visibilitychange', visible)
+      return () => {
+        window.removeEventListener('online', online)
+        document.removeEventListener('visibilitychange', visible)
+      }
     },
     now: () => Date.now(),
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),

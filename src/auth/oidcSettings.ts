@@ -2,9 +2,6 @@ import { WebStorageStateStore, type OidcClientSettings } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
 
-/** SPEC §9: a silent renew (the refresh-token grant) that has not answered in 10 s has failed. */
-export const SILENT_RENEW_TIMEOUT_SECONDS = 10
-
 /**
  * The `OidcClient` settings of DESIGN §4. Echo publishes no discovery document, so the metadata
  * is spelled out. There is no `UserManager`: the session keeps the user (in oidc-client-ts's own

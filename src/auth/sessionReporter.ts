@@ -20,6 +20,8 @@ export interface SessionReporter {
   signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
   tokenRefreshStarted(): void
   tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
+  /** A refresh could not reach Echo: the user stays signed in while the session tries again. */
+  tokenRefreshInterrupted(): void
   /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
   signedOut(ended?: EchoErrorData): void
   /** Credits were bought (in this tab or another): the balance is stale. */
@@ -34,3 +36,9 @@ export interface SignInOptions {
 
 /** What the store is told when a session ends on its own: its refresh failed (SPEC §4 signs the user out). */
 export const SESSION_ENDED: EchoErrorData = { code: 'UNKNOWN_ERROR', message: 'Your session has ended. Sign in again.' }
+
+/** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */
+export const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'
+
+/** Why a refresh that outlived its user (a sign-out, another user signed in) is thrown away. */
+export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'

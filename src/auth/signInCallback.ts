@@ -35,7 +35,7 @@ export function takeSignInReturn(env: EchoEnvironment, oidc: EchoOidc, config: R
 
 async function completeSignIn(env: EchoEnvironment, oidc: EchoOidc, config: ResolvedEchoConfig, href: string): Promise<User> {
   try {
-    const user = await oidc.exchangeCode(href)
+    const user = await oidc.exchangeCode(href, env.now())
     user.profile = { ...user.profile, ...(await fetchUserInfo(env.fetch, config.apiUrl, user.access_token)) } as User['profile']
     // Stored only now, with its profile: a stored user without one would be no one to restore.
     storeUser(env.storage, storedUserKey(config), user)

@@ -40,6 +40,27 @@ export function expiresAtMs(user: User): number {
   return Number.isFinite(ms) ? ms : 0
 }
 
+/**
+ * Where the session keeps when the refresh token stops working: a claim of the profile, because
+ * oidc-client-ts's storage format (kept for sessions stored by earlier versions) holds only its
+ * fixed fields and the profile, and a hand-over between tabs carries that same format.
+ */
+const REFRESH_EXPIRES_AT_CLAIM = 'echo_rtk_refresh_expires_at'
+
+/** Records on `user` the life Echo gave its refresh token (`refresh_token_expires_in`, seconds from `now`), when it gave one. */
+export function withRefreshLife<T extends User>(user: T, expiresInSeconds: unknown, now: number): T {
+  if (typeof expiresInSeconds === 'number' && expiresInSeconds > 0 && Number.isFinite(expiresInSeconds)) {
+    user.profile = { ...user.profile, [REFRESH_EXPIRES_AT_CLAIM]: now + expiresInSeconds * 1000 }
+  }
+  return user
+}
+
+/** When the user's refresh token stops working (epoch ms), as Echo said; `undefined` when it did not say. */
+export function refreshExpiresAtMs(user: User): number | undefined {
+  const at: unknown = user.profile[REFRESH_EXPIRES_AT_CLAIM]
+  return typeof at === 'number' && Number.isFinite(at) ? at : undefined
+}
+
 /** Whether `candidate` holds other, and no older, tokens than `than`. */
 export function isNewer(candidate: User, than: User | null): boolean {
   return than === null || (candidate.access_token !== than.access_token && expiresAtMs(candidate) >= expiresAtMs(than))

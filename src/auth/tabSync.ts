@@ -1,16 +1,14 @@
 import type { User } from 'oidc-client-ts'
 
+import { abortable } from '../api/abortable'
 import type { ResolvedEchoConfig } from '../config'
 import { withCrossTabLock } from './crossTabLock'
 import type { EchoEnvironment } from './environment'
 import { storedUserKey } from './storedUserKey'
-import { expiresAtMs, newestUser, readStoredUser, storeUser, userFromStorageString } from './storedUser'
+import { newestUser, readStoredUser, storeUser, userFromStorageString } from './storedUser'
 
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
 const HANDOVER_GRACE_MS = 150
-
-/** Why a refresh that outlived its session is thrown away. */
-export const SESSION_ENDED_DURING_REFRESH = 'The session ended while its token was being refreshed'
 
 /** What tabs say to each other on the session's BroadcastChannel: rotated tokens, the session's end, credits bought. */
 export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' } | { type: 'balance' }
@@ -29,11 +27,11 @@ export interface TabEvents {
 
 /**
  * One session's tabs kept in step: `storage` events for sign-in and sign-out elsewhere, a
- * `BroadcastChannel` for what storage cannot carry in time, and refreshes serialized across tabs
+ * `BroadcastChannel` for what storage cannot carry in time, and refreshes taking turns across tabs
  * under a Web Lock. Echo rotates the refresh token on every use and a spent one presented again can
- * revoke the whole grant, so under the lock a tab first takes any newer tokens another tab has
- * (from storage or handed over) and refreshes only when there are none; the tab that refreshed
- * hands its tokens over before it lets go of the lock (DESIGN §4).
+ * revoke the whole grant, so in its turn a tab first takes any newer tokens another tab has (from
+ * storage or handed over) and refreshes only when there are none; the tab that refreshed hands its
+ * tokens over before its turn ends (DESIGN §4). `refreshAttempt.ts` runs that turn.
  */
 export class TabSync {
   readonly #env: EchoEnvironment
@@ -43,6 +41,8 @@ export class TabSync {
   #teardown: (() => void)[] = []
   /** The newest tokens another tab handed over. */
   #handedOver: User | null = null
+  /** This tab's last refresh turn, settled when its work is done. */
+  #turn: Promise<void> = Promise.resolve()
 
   constructor(config: ResolvedEchoConfig, env: EchoEnvironment) {
     this.#env = env
@@ -88,46 +88,31 @@ export class TabSync {
   }
 
   /**
-   * Tokens newer than `stale`, under the cross-tab lock: another tab's if it has rotated them
-   * already, else those `refresh` gets from `current()`'s refresh token, stored and handed over
-   * while `isWanted()`: once it is not (a sign-out, another user), whatever comes of it rejects
-   * with {@link SESSION_ENDED_DURING_REFRESH}, and nothing is stored or handed over.
+   * Runs `work` in this session's turn to refresh: after this tab's own earlier refresh (which may
+   * still await a late answer) and under the cross-tab lock, so a refresh token is never spent
+   * twice. `signal` gives up waiting for the turn; once `work` runs it runs to its end.
    */
-  renew(
-    stale: User | null,
-    current: () => User | null,
-    refresh: (user: User & { refresh_token: string }) => Promise<User>,
-    isWanted: () => boolean,
-  ): Promise<User> {
-    const replacesStale = (user: User | null): user is User => user !== null && user.access_token !== stale?.access_token && expiresAtMs(user) > this.#env.now()
-    const outlived = () => new Error(SESSION_ENDED_DURING_REFRESH)
-    const renewing = withCrossTabLock(this.#env.locks, this.#name, async () => {
-      let newest = this.newest(current())
-      if (!replacesStale(newest) && this.#channel !== undefined) {
-        // The lock and the hand-over reach this tab as separate tasks: the tab that just rotated
-        // the tokens may have posted them a moment before this ran. Give them time to land.
-        await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
-        newest = this.newest(current())
-      }
-      if (replacesStale(newest)) return newest
-      const refreshable = newest as User | null
-      if (!refreshable?.refresh_token) throw new Error('There is no refresh token to renew the session with: sign in again')
-      const renewed = await refresh(refreshable as User & { refresh_token: string })
-      if (!renewed.access_token || renewed.access_token === stale?.access_token) throw new Error('Silent renew did not yield a new access token')
-      if (!isWanted()) throw outlived()
-      storeUser(this.#env.storage, this.#userKey, renewed)
-      this.tell({ type: 'tokens', user: renewed.toStorageString() })
-      return renewed
-    })
-    return renewing.then(
-      (user) => {
-        if (!isWanted()) throw outlived()
-        return user
-      },
-      (error: unknown) => {
-        throw isWanted() ? error : outlived()
-      },
-    )
+  inTurn<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const previous = this.#turn
+    const mine = abortable(previous, signal).then(() => withCrossTabLock(this.#env.locks, this.#name, signal, work))
+    // The next turn waits for this one's work, or, if this one gave up waiting, for the one before.
+    this.#turn = previous.then(() => mine).then(noop, noop)
+    return mine
+  }
+
+  /**
+   * Waits a moment for another tab's hand-over that may be on its way: the lock and the message
+   * reach this tab as separate tasks, so the tab that just rotated the tokens may have posted them
+   * a moment before this tab's turn came. Nothing to wait for without a channel.
+   */
+  async awaitHandOver(): Promise<void> {
+    if (this.#channel !== undefined) await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
+  }
+
+  /** Stores `user` (rotated here) and hands it over to the other tabs. */
+  share(user: User): void {
+    storeUser(this.#env.storage, this.#userKey, user)
+    this.tell({ type: 'tokens', user: user.toStorageString() })
   }
 
   /** The newest tokens this tab knows: stored, handed over, or its own. */
@@ -146,3 +131,5 @@ export class TabSync {
     events.handedOver(user)
   }
 }
+
+function noop(): void {}

@@ -4,7 +4,7 @@ import { useEchoSelector } from '../api/query/echoReduxContext'
 import { displayNameOf } from '../auth/displayText'
 import { freeCreditOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
+import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds, selectIsReconnecting } from '../store/selectors'
 import { EchoBalance, formatUsd } from './EchoBalance'
 import { EchoSignIn } from './EchoSignIn'
 import { EchoSignOut } from './EchoSignOut'
@@ -28,7 +28,9 @@ function selectCredit(state: EchoRootState): number | null {
 /**
  * One control for an app bar. Signed out: the sign-in button. Signed in: a button showing the
  * credit left that opens a panel with the balance, the top-up and the sign-out; after a 402 the
- * panel opens by itself with the out-of-credits line. A real button with `aria-expanded`; Escape
+ * panel opens by itself with the out-of-credits line. While the session cannot reach Echo (offline,
+ * Echo down) the button says `Reconnecting…` beside the credit: the user is still signed in. A real
+ * button with `aria-expanded`; Escape
  * closes the panel and puts the focus back on the button. Injects no CSS: the closed panel is
  * `hidden`, and where it sits is the app's to style.
  *
@@ -40,6 +42,7 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
   const user = useEchoSelector(selectEchoUser)
   const credit = useEchoSelector(selectCredit)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
+  const reconnecting = useEchoSelector(selectIsReconnecting)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
   const root = useRef<HTMLDivElement>(null)
@@ -86,11 +89,12 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`Echo credits ${shownCredit}`}
+        aria-label={`Echo credits ${shownCredit}${reconnecting ? ', reconnecting' : ''}`}
         onClick={() => setOpen((isOpen) => !isOpen)}
         data-echo-account-button=""
       >
         <Logo /> {shownCredit}
+        {reconnecting && <span data-echo-account-note="reconnecting">Reconnecting…</span>}
       </button>
       <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="">
         {user !== null && <p data-echo-account-user="">{displayNameOf(user)}</p>}

@@ -7,6 +7,7 @@ import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
 import type { AuthStatus } from '../store/authSlice'
 import type { EchoRootState } from '../store/echoReducer'
+import { quietWhileReconnecting } from '../store/selectors'
 import { createPaymentLink, getToken, refreshBalance, signIn, signOut } from '../store/thunks'
 import { useEchoContext } from './EchoContext'
 
@@ -16,6 +17,11 @@ export interface UseEchoResult {
   status: AuthStatus
   isAuthenticated: boolean
   isLoading: boolean
+  /**
+   * A refresh could not reach Echo (offline, Echo down): the user is still signed in and the session
+   * is trying again. Show it quietly ("Reconnecting…"), not as an error.
+   */
+  isReconnecting: boolean
   /** The auth error first, then the balance error, then the payment error; `null` when all is well. */
   error: string | null
   balance: Balance | null
@@ -40,6 +46,7 @@ export interface UseEchoResult {
 const selectEchoView = ({ echo: { auth, balance } }: EchoRootState) => ({
   user: auth.user,
   status: auth.status,
+  isReconnecting: auth.isReconnecting,
   authError: auth.error,
   balance: balance.balance,
   freeTierBalance: balance.freeTierBalance,
@@ -69,13 +76,14 @@ export function useEcho(): UseEchoResult {
     }),
     [store],
   )
-  const { user, status, authError, balanceError, paymentError } = view
+  const { user, status, isReconnecting, authError, balanceError, paymentError } = view
   return {
     user,
     status,
     isAuthenticated: status === 'authenticated',
     isLoading: status === 'loading',
-    error: (authError ?? balanceError ?? paymentError)?.message ?? null,
+    isReconnecting,
+    error: (authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError)?.message ?? null,
     balance: view.balance,
     freeTierBalance: view.freeTierBalance,
     isInsufficientFunds: view.isInsufficientFunds,

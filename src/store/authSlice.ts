@@ -14,6 +14,12 @@ export interface AuthState {
   /** When the access token expires, epoch milliseconds. */
   expiresAt: number | null
   isRefreshing: boolean
+  /**
+   * A refresh could not reach Echo (offline, Echo down, no answer in time): the user is still
+   * signed in, and the session tries again (back online, the page shown again, the next call, a
+   * capped backoff). Cleared by the next new tokens.
+   */
+  isReconnecting: boolean
   error: EchoErrorData | null
   /**
    * How the last sign-in reached this page, `null` before any: `callback` when it came back from
@@ -41,6 +47,7 @@ const signedOutState: AuthState = {
   accessToken: null,
   expiresAt: null,
   isRefreshing: false,
+  isReconnecting: false,
   error: null,
   arrivedBy: null,
 }
@@ -73,6 +80,12 @@ export const authSlice = createSlice({
       state.accessToken = payload.accessToken
       state.expiresAt = payload.expiresAt
       state.isRefreshing = false
+      state.isReconnecting = false
+    },
+    /** A refresh could not reach Echo: still signed in, reconnecting. */
+    tokenRefreshInterrupted(state) {
+      state.isRefreshing = false
+      state.isReconnecting = true
     },
     /** Nobody is signed in any more; `payload` says why when the user did not choose it (the session ended). */
     signedOut(_state, { payload }: PayloadAction<EchoErrorData | undefined>) {
@@ -81,4 +94,4 @@ export const authSlice = createSlice({
   },
 })
 
-export const { signInStarted, signedIn, signInFailed, tokenRefreshStarted, tokenRefreshed, signedOut } = authSlice.actions
+export const { signInStarted, signedIn, signInFailed, tokenRefreshStarted, tokenRefreshed, tokenRefreshInterrupted, signedOut } = authSlice.actions

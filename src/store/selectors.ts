@@ -13,5 +13,16 @@ export const selectBalance = (state: EchoRootState): Balance | null => state.ech
 export const selectFreeTierBalance = (state: EchoRootState): FreeTierBalance | null => state.echo.balance.freeTierBalance
 /** A call was refused for want of credit (402), until a refreshed balance shows credit again. */
 export const selectIsInsufficientFunds = (state: EchoRootState): boolean => state.echo.balance.isInsufficientFunds
-/** The auth error first, then the balance error. */
-export const selectEchoError = (state: EchoRootState): EchoErrorData | null => state.echo.auth.error ?? state.echo.balance.error
+/** A refresh could not reach Echo: still signed in, and the session is trying again. */
+export const selectIsReconnecting = (state: EchoRootState): boolean => state.echo.auth.isReconnecting
+/**
+ * The auth error first, then the balance error. While the session reconnects, a balance that could
+ * not be fetched for want of a network is what `isReconnecting` already says, so it is no error.
+ */
+export const selectEchoError = (state: EchoRootState): EchoErrorData | null =>
+  state.echo.auth.error ?? quietWhileReconnecting(state.echo.balance.error, state.echo.auth.isReconnecting)
+
+/** `error`, unless it is a network failure while the session is reconnecting. @internal */
+export function quietWhileReconnecting(error: EchoErrorData | null, isReconnecting: boolean): EchoErrorData | null {
+  return isReconnecting && error?.code === 'NETWORK_ERROR' ? null : error
+}

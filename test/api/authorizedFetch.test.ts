@@ -247,12 +247,16 @@ describe('the authorized fetch', () => {
       expect(errors.map((e) => e.message)).toEqual(['Silent renew did not yield a new access token'])
     })
 
-    it('a hung refresh gives up after 10 seconds and fails every waiter with a clear error', async () => {
+    it('a hung refresh gives up after 10 seconds: every waiter fails as a call that got no answer (NETWORK_ERROR), and the next call tries again', async () => {
       vi.useFakeTimers()
       const errors: Error[] = []
+      let refreshCalls = 0
       const provider: TokenProvider = {
         getAccessToken: () => Promise.resolve('expired'),
-        refreshToken: () => new Promise<never>(() => undefined),
+        refreshToken: () => {
+          refreshCalls += 1
+          return new Promise<never>(() => undefined)
+        },
         onRefreshError: (e) => errors.push(e),
       }
       const unauthorized = () => Promise.resolve(new Response('Unauthorized', { status: 401 }))
@@ -263,11 +267,13 @@ describe('the authorized fetch', () => {
       await vi.advanceTimersByTimeAsync(1)
       expect(errors.map((e) => e.message)).toEqual(['Token refresh timed out after 10 seconds'])
       for (const outcome of await Promise.all(settled)) {
-        expect(outcome).toMatchObject({
-          code: 'HTTP_401',
-          message: 'Unauthorized (token refresh failed: Token refresh timed out after 10 seconds) while fetching balance',
-        })
+        expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', message: 'Token refresh timed out after 10 seconds while fetching balance' })
       }
+      expect(refreshCalls).toBe(1)
+      const next = client.balance.get().catch((e: unknown) => e)
+      await vi.advanceTimersByTimeAsync(10_000)
+      expect(await next).toMatchObject({ code: 'NETWORK_ERROR' })
+      expect(refreshCalls).toBe(2)
     })
   })
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { RefreshCoordinator } from '../../src/api/refreshCoordinator'
+import { EchoError } from '../../src/errors'
 import type { TokenProvider } from '../../src/client'
 import { rotatingTokens } from '../support/tokens'
 
@@ -98,6 +99,22 @@ describe('one refresh for everyone rejected with the same token', () => {
     await expect(coordinator.tokenAfter('token-1')).rejects.toBe(failure)
     expect(refreshCalls()).toBe(1)
     expect(refreshErrors).toEqual([failure])
+  })
+
+  it('a refresh that could not reach the server (NETWORK_ERROR) fails everyone waiting on it, and the next caller tries again', async () => {
+    const held = heldTokens()
+    const coordinator = new RefreshCoordinator(held.provider)
+    const waiting = [coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')].map((waiter) => waiter.catch((e: unknown) => e))
+    await settle()
+    const offline = new EchoError({ code: 'NETWORK_ERROR', message: 'Echo could not be reached' })
+    held.fail(offline)
+    expect(await Promise.all(waiting)).toEqual([offline, offline])
+    expect(held.refreshCalls()).toBe(1)
+    const next = coordinator.tokenAfter('token-1')
+    await settle()
+    expect(held.refreshCalls()).toBe(2)
+    held.finish('token-2')
+    expect(await next).toBe('token-2')
   })
 
   it('the coordinator of a token source is one per source, and a coordinator is its own', () => {
@@ -269,7 +286,7 @@ describe('what a refresh yields', () => {
     await vi.advanceTimersByTimeAsync(499)
     expect(held.refreshErrors).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
-    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ message: 'Token refresh timed out after 0.5 seconds' })
+    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', message: 'Token refresh timed out after 0.5 seconds' })
     expect(held.refreshErrors).toHaveLength(1)
   })
 })

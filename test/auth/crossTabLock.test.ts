@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { REFRESH_TIMEOUT_MS } from '../../src/api/refreshCoordinator'
 import { withCrossTabLock } from '../../src/auth/crossTabLock'
 
 type Locks = Pick<LockManager, 'request'>
@@ -9,57 +8,49 @@ interface Held {
   grant: () => Promise<unknown>
 }
 
-/** A lock manager that grants only when the test says so. */
+/** A lock manager that grants only when the test says so, and gives up a wait whose signal aborts, as browsers do. */
 function heldLocks(): { locks: Locks; held: Held[] } {
   const held: Held[] = []
   const request = (_name: string, options: LockOptions, work: () => Promise<unknown>) => {
     return new Promise((resolve, reject) => {
-      held.push({ options, grant: () => work().then(resolve, reject) })
-      options.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error))
+      let granted = false
+      held.push({ options, grant: () => ((granted = true), work().then(resolve, reject)) })
+      options.signal?.addEventListener('abort', () => !granted && reject(options.signal?.reason as Error))
     })
   }
   return { locks: { request } as unknown as Locks, held }
 }
 
 describe('withCrossTabLock', () => {
-  const timeout = AbortSignal.timeout
-
-  afterEach(() => {
-    AbortSignal.timeout = timeout
-    vi.useRealTimers()
-  })
-
   it('without Web Locks runs the work at once', async () => {
-    await expect(withCrossTabLock(undefined, 'n', () => Promise.resolve('done'))).resolves.toBe('done')
+    await expect(withCrossTabLock(undefined, 'n', new AbortController().signal, () => Promise.resolve('done'))).resolves.toBe('done')
   })
 
-  it('asks for the lock exclusively, passing a signal to stop waiting with (not yet aborted)', () => {
+  it("asks for the lock exclusively, with the caller's signal to stop waiting with", () => {
     const { locks, held } = heldLocks()
-    void withCrossTabLock(locks, 'echo-rtk:refresh', () => Promise.resolve('done')).catch(() => undefined)
-    expect(held[0]?.options.mode).toBe('exclusive')
-    expect(held[0]?.options.signal).toBeInstanceOf(AbortSignal)
-    expect(held[0]?.options.signal?.aborted).toBe(false)
+    const stop = new AbortController()
+    void withCrossTabLock(locks, 'echo-rtk:refresh', stop.signal, () => Promise.resolve('done')).catch(() => undefined)
+    expect(held[0]?.options).toMatchObject({ mode: 'exclusive', signal: stop.signal })
   })
 
-  describe('where the browser has Web Locks but no AbortSignal.timeout', () => {
-    it('times the wait out with a timer of its own', async () => {
-      AbortSignal.timeout = undefined as never
-      vi.useFakeTimers()
-      const { locks } = heldLocks()
-      const outcome = withCrossTabLock(locks, 'n', () => Promise.resolve('done')).catch((error: unknown) => error)
-      await vi.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS)
-      expect(await outcome).toMatchObject({ name: 'TimeoutError', message: 'The lock was not granted in time' })
-    })
+  it('a wait given up before the lock is granted rejects with the reason, and the work never runs', async () => {
+    const { locks } = heldLocks()
+    const stop = new AbortController()
+    let ran = false
+    const waiting = withCrossTabLock(locks, 'n', stop.signal, () => Promise.resolve((ran = true))).catch((error: unknown) => error)
+    stop.abort(new DOMException('No turn in time', 'TimeoutError'))
+    expect(await waiting).toMatchObject({ name: 'TimeoutError' })
+    expect(ran).toBe(false)
+  })
 
-    it('stops that timer once the lock is granted: nothing is left pending', async () => {
-      AbortSignal.timeout = undefined as never
-      vi.useFakeTimers()
-      const { locks, held } = heldLocks()
-      const running = withCrossTabLock(locks, 'n', () => Promise.resolve('done'))
-      expect(vi.getTimerCount()).toBe(1)
-      void held[0]!.grant()
-      await expect(running).resolves.toBe('done')
-      expect(vi.getTimerCount()).toBe(0)
-    })
+  it('once granted, the lock is held until the work settles, whatever the signal does after', async () => {
+    const { locks, held } = heldLocks()
+    const stop = new AbortController()
+    let finish = (): void => undefined
+    const running = withCrossTabLock(locks, 'n', stop.signal, () => new Promise<string>((resolve) => (finish = () => resolve('done'))))
+    void held[0]!.grant()
+    stop.abort()
+    finish()
+    await expect(running).resolves.toBe('done')
   })
 })

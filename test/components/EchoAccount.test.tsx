@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
-import { EchoAccount, insufficientFundsDetected } from 'echo-rtk'
+import { EchoAccount, getToken, insufficientFundsDetected } from 'echo-rtk'
 
 import { echoStoresPerTest } from '../support/echoStores'
 import { ECHO, fakeEcho } from '../support/fakeEcho'
@@ -85,6 +85,19 @@ describe('EchoAccount', () => {
     act(() => void store.dispatch(insufficientFundsDetected()))
     expect(button.getAttribute('aria-expanded')).toBe('true')
     expect(screen.getByRole('status').textContent).toBe('You are out of credits. Add credits to keep going.')
+  })
+
+  it('while the session cannot reach Echo, the button says Reconnecting… beside the credit; the user stays signed in, with no error', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const { store } = await signedInAccount()
+    server.use(http.post(`${ECHO}/api/oauth/token`, () => HttpResponse.json({ message: 'Service Unavailable' }, { status: 503 })))
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 16 * 60_000)
+    await act(() => store.dispatch(getToken()).then(() => undefined, () => undefined))
+    const button = await screen.findByRole('button', { name: 'Echo credits $12.50, reconnecting' })
+    expect(button.textContent).toContain('Reconnecting…')
+    expect(screen.queryByRole('alert')).toBeNull()
+    vi.useRealTimers()
   })
 
   it('signing out from the panel leaves the sign-in button', async () => {

@@ -149,6 +149,28 @@ describe('refresh tokens', () => {
     expect((await refresh(dev, renewed.refresh_token)).status).toBe(400)
     expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(401)
   })
+
+  describe("with Echo's grace (refreshGrace)", () => {
+    let graceful: RunningDevServer
+    beforeAll(async () => {
+      graceful = await startDevServer({ port: 0, routerPort: 0, accessTtl: 120, autoLogin: true, refreshGrace: true })
+    })
+    afterAll(() => graceful.close())
+
+    test('a rotated refresh token still works: each reuse mints new tokens, and nothing is revoked', async () => {
+      const tokens = await signIn(graceful)
+      const renewed = (await (await refresh(graceful, tokens.refresh_token)).json()) as TokenResponse
+
+      const reused = await refresh(graceful, tokens.refresh_token)
+      const again = (await reused.json()) as TokenResponse
+
+      expect(reused.status).toBe(200)
+      expect(again.refresh_token).not.toBe(renewed.refresh_token)
+      expect((await fetch(`${graceful.apiUrl}/api/v1/balance`, { headers: bearer(again.access_token) })).status).toBe(200)
+      expect((await fetch(`${graceful.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
+      expect((await refresh(graceful, again.refresh_token)).status).toBe(200)
+    })
+  })
 })
 
 describe('userinfo', () => {

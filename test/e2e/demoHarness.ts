@@ -39,8 +39,8 @@ export interface DemoUnderTest {
  * The local Echo, the demo app and a headless Chromium with a fresh profile, for one test file;
  * `close()` stops all three and removes the profile, leaving no process behind.
  */
-export async function openDemo({ accessTtl = 900, autoLogin = false } = {}): Promise<DemoUnderTest> {
-  const demo = await startDemo({ devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, streamDelayMs: 30 }, appPort: 0 })
+export async function openDemo({ accessTtl = 900, autoLogin = false, refreshGrace = false } = {}): Promise<DemoUnderTest> {
+  const demo = await startDemo({ devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, streamDelayMs: 30 }, appPort: 0 })
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-e2e-'))
   let browser: BrowserContext
   try {

@@ -6,6 +6,7 @@ import {
   selectEchoError,
   selectEchoUser,
   selectIsAuthenticated,
+  selectIsReconnecting,
   signedIn,
   signedOut,
   signInFailed,
@@ -23,7 +24,7 @@ const root = (auth: AuthState) => ({ echo: { auth, balance: { balance: null, fre
 
 describe('authSlice', () => {
   it('starts loading, with nobody signed in', () => {
-    expect(reduce()).toEqual({ status: 'loading', user: null, accessToken: null, expiresAt: null, isRefreshing: false, error: null, arrivedBy: null })
+    expect(reduce()).toEqual({ status: 'loading', user: null, accessToken: null, expiresAt: null, isRefreshing: false, isReconnecting: false, error: null, arrivedBy: null })
   })
 
   it('signs in with the user, the token and its expiry', () => {
@@ -33,6 +34,7 @@ describe('authSlice', () => {
       accessToken: 't1',
       expiresAt: 1_000,
       isRefreshing: false,
+      isReconnecting: false,
       error: null,
       arrivedBy: null,
     })
@@ -54,6 +56,16 @@ describe('authSlice', () => {
     expect(refreshed.user).toBe(signedInState.user)
   })
 
+  it('a refresh that could not reach Echo keeps the user and the token, and reports reconnecting until new tokens come', () => {
+    const signedInState = reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1_000 }))
+    const interrupted = authSlice.reducer(authSlice.reducer(signedInState, tokenRefreshStarted()), authSlice.actions.tokenRefreshInterrupted())
+    expect(interrupted).toEqual({ ...signedInState, isReconnecting: true })
+    expect(selectIsReconnecting(root(interrupted))).toBe(true)
+    const back = authSlice.reducer(interrupted, tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }))
+    expect(back).toMatchObject({ status: 'authenticated', accessToken: 't2', isReconnecting: false })
+    expect(authSlice.reducer(interrupted, signedOut()).isReconnecting).toBe(false)
+  })
+
   it('a failed sign-in is unauthenticated with the error; starting again clears it', () => {
     const failed = reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: access_denied' }))
     expect(failed).toMatchObject({ status: 'unauthenticated', user: null, error: { message: 'Sign-in was refused: access_denied' } })
@@ -67,6 +79,7 @@ describe('authSlice', () => {
       accessToken: null,
       expiresAt: null,
       isRefreshing: false,
+      isReconnecting: false,
       error: null,
       arrivedBy: null,
     })
@@ -88,5 +101,12 @@ describe('selectors', () => {
     expect(selectEchoError(withBalanceError)).toEqual(authError)
     const onlyBalance = { echo: { ...withBalanceError.echo, auth: reduce() } } as unknown as EchoRootState
     expect(selectEchoError(onlyBalance)).toEqual(balanceError)
+  })
+
+  it('while the session reconnects, a balance that got no answer is no error (isReconnecting says it); any other balance error still is', () => {
+    const reconnecting = reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }), authSlice.actions.tokenRefreshInterrupted())
+    const withError = (error: object) => ({ echo: { ...root(reconnecting).echo, balance: { ...root(reconnecting).echo.balance, error } } }) as unknown as EchoRootState
+    expect(selectEchoError(withError({ code: 'NETWORK_ERROR', message: 'Network error while fetching balance' }))).toBeNull()
+    expect(selectEchoError(withError({ code: 'HTTP_500', message: 'balance', statusCode: 500 }))).toMatchObject({ code: 'HTTP_500' })
   })
 })

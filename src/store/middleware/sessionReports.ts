@@ -2,7 +2,7 @@ import type { Dispatch } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import type { SessionReporter } from '../../auth/sessionReporter'
-import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from '../authSlice'
+import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshInterrupted, tokenRefreshStarted } from '../authSlice'
 
 /** What the session reports, as the store's actions. */
 export function sessionReports(dispatch: Dispatch): SessionReporter {
@@ -12,6 +12,7 @@ export function sessionReports(dispatch: Dispatch): SessionReporter {
     signInFailed: (error, arrivedBy) => dispatch(signInFailed(error, arrivedBy)),
     tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
     tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
+    tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
     signedOut: (ended) => dispatch(signedOut(ended)),
     balanceChanged: () => dispatch(sessionEchoApi.util.invalidateTags(['Balance'])),
   }

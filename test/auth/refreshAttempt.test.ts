@@ -1,0 +1,309 @@
+// @vitest-environment jsdom
+import { http, HttpResponse } from 'msw'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { EchoClient, getToken, refreshBalance, type EchoStore, type WakeCause } from 'echo-rtk'
+import { echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
+import { APP_ID, ECHO, fakeEcho } from '../support/fakeEcho'
+import { server } from '../support/server'
+
+const { newStore, signInThroughEcho } = echoStoresPerTest()
+const auth = (store: EchoStore) => store.getState().echo.auth
+const USER_KEY = `oidc.user:${ECHO}:${APP_ID}`
+const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** The page's `online` and `visibilitychange` as the environment's seam: the test says when they fire. */
+function wakeSignals() {
+  const listeners = new Set<(cause: WakeCause) => void>()
+  return {
+    onWake: (listener: (cause: WakeCause) => void) => {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    fire: (cause: WakeCause) => {
+      for (const listener of [...listeners]) listener(cause)
+    },
+  }
+}
+
+/** The device's network: while it is down every request to Echo fails as `fetch` does offline. Counts the refreshes tried. */
+function deviceNetwork() {
+  let down = false
+  const tried = { tokenRequests: [] as number[] }
+  server.use(
+    http.all(`${ECHO}/*`, async ({ request }) => {
+      if ((await request.clone().text()).includes('grant_type=refresh_token')) tried.tokenRequests.push(Date.now())
+      return down ? HttpResponse.error() : undefined
+    }),
+  )
+  return {
+    tried,
+    goOffline: () => void (down = true),
+    goOnline: () => void (down = false),
+  }
+}
+
+/** Fake timers and a whole-second clock, a signed-in tab with 15-second tokens (renewed at 10 s), its wake signals and network. */
+async function signedInTab() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  vi.setSystemTime(Math.ceil(Date.now() / 1000) * 1000)
+  const echo = fakeEcho({ accessTtl: 15 })
+  const network = deviceNetwork()
+  const wake = wakeSignals()
+  const store = await signInThroughEcho(echo, { onWake: wake.onWake })
+  const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  return { echo, network, wake, store, warned, logged, client: new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO }) }
+}
+
+const stillSignedIn = { status: 'authenticated', user: { id: 'user-1' }, error: null }
+
+describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () => {
+  it('offline when the renew timer fires, 28 s: still signed in, reconnecting, nothing wiped, one warning; back online, one refresh and calls work', async () => {
+    const { echo, network, wake, store, warned, client } = await signedInTab()
+    const stored = window.localStorage.getItem(USER_KEY)
+    network.goOffline()
+    await vi.advanceTimersByTimeAsync(28_000)
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+    expect(window.localStorage.getItem(USER_KEY)).toBe(stored)
+    expect(network.tried.tokenRequests.length).toBe(3) // at 10 s, then 2 s and 5 s later
+    expect(echo.counts.refreshes).toBe(0)
+    expect(warned).toHaveBeenCalledTimes(1)
+    expect(String(warned.mock.calls[0]?.[0])).toContain(RECONNECTING)
+    network.goOnline()
+    wake.fire('online')
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
+    expect(echo.counts.refreshes).toBe(1)
+    await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
+  })
+
+  it('asleep past expiry, the Wi-Fi back 3 s after waking: the late timer fails once, coming back online renews', async () => {
+    const { echo, network, wake, store } = await signedInTab()
+    network.goOffline()
+    // Asleep for half an hour: the clock moves on, timers wait until the machine wakes.
+    vi.setSystemTime(Date.now() + 30 * 60_000)
+    await vi.advanceTimersByTimeAsync(10_000)
+    wake.fire('visible')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+    await vi.advanceTimersByTimeAsync(1_000)
+    network.goOnline()
+    wake.fire('online')
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
+    expect(echo.counts.refreshes).toBe(1)
+    expect(echo.counts.failedRefreshes).toBe(0)
+  })
+
+  it.each([
+    ['a 503', () => HttpResponse.json({ message: 'Service Unavailable' }, { status: 503 })],
+    ['a 500', () => HttpResponse.json({ message: 'Internal Server Error' }, { status: 500 })],
+    ['a 429', () => HttpResponse.json({ message: 'Too Many Requests' }, { status: 429 })],
+    ['a connection reset', () => HttpResponse.error()],
+  ])('%s from the token endpoint, once: the calls waiting reject NETWORK_ERROR, the user stays, and 2 s later the session renews', async (_fault, answer) => {
+    const { echo, store, client, logged } = await signedInTab()
+    server.use(http.post(`${ECHO}/api/oauth/token`, answer, { once: true }))
+    vi.setSystemTime(Date.now() + 16_000) // the token has expired: Echo answers the call 401
+    const calls = await Promise.all([client.balance.get(), client.balance.get()].map((call) => call.catch((error: unknown) => error)))
+    for (const failure of calls) expect(failure).toMatchObject({ code: 'NETWORK_ERROR', message: `${RECONNECTING} while fetching balance` })
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+    expect(window.localStorage.getItem(USER_KEY)).not.toBeNull()
+    expect(logged).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(2_000)
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
+    expect(echo.counts.refreshes).toBe(1)
+    await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
+  })
+
+  it('getToken() rejects NETWORK_ERROR while Echo cannot be reached, never a null that reads as signed out', async () => {
+    const { network, store } = await signedInTab()
+    network.goOffline()
+    vi.setSystemTime(Date.now() + 16_000)
+    await expect(store.dispatch(getToken())).rejects.toMatchObject({ code: 'NETWORK_ERROR', message: RECONNECTING })
+  })
+
+  it('the next call tries again at once, before the backoff would', async () => {
+    const { echo, network, store, client } = await signedInTab()
+    network.goOffline()
+    await vi.advanceTimersByTimeAsync(20_000) // tried at 10, 12 and 17 s; the next try is due at 32 s
+    network.goOnline() // Echo is back, and nothing told the page
+    await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false })
+    expect(echo.counts.refreshes).toBe(1)
+  })
+
+  it('Echo unreachable at start-up with an expired stored token: signed in as the stored user, reconnecting; Echo back, renewed on the backoff', async () => {
+    const { echo, network, wake, store } = await signedInTab()
+    store.dispatch({ type: 'echo/stopSession' })
+    network.goOffline()
+    vi.setSystemTime(Date.now() + 20 * 60_000)
+    const reloaded = newStore({ onWake: wake.onWake })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'access-1' })
+    network.goOnline() // the server came back; the device never went offline, so no `online` event
+    await vi.advanceTimersByTimeAsync(2_000)
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
+    expect(echo.counts.refreshes).toBe(1)
+  })
+
+  it('a page going away mid-refresh (its fetch cancelled) removes nothing: the reloaded page is signed in and renews with the same refresh token', async () => {
+    const { echo, store } = await signedInTab()
+    const stored = window.localStorage.getItem(USER_KEY)
+    server.use(http.post(`${ECHO}/api/oauth/token`, () => HttpResponse.error(), { once: true }))
+    vi.setSystemTime(Date.now() + 16_000)
+    await store.dispatch(getToken()).catch(() => undefined)
+    store.dispatch({ type: 'echo/stopSession' })
+    expect(window.localStorage.getItem(USER_KEY)).toBe(stored)
+    const reloaded = newStore()
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, accessToken: 'access-2' }))
+    expect(echo.counts.failedRefreshes).toBe(0)
+  })
+
+  it('an hour offline costs a bounded number of attempts, on the backoff (2 s, 5 s, 15 s, 60 s, then every 5 minutes), and one warning', async () => {
+    const { network, store, warned } = await signedInTab()
+    network.goOffline()
+    await vi.advanceTimersByTimeAsync(10_000) // the renew timer's attempt, the first to fail
+    expect(network.tried.tokenRequests).toHaveLength(1)
+    const start = network.tried.tokenRequests[0]!
+    await vi.advanceTimersByTimeAsync(3_600_000 - (Date.now() - start))
+    const attempts = network.tried.tokenRequests.map((at) => at - start)
+    expect(attempts.length).toBe(16)
+    expect(attempts.slice(1).map((at, index) => at - attempts[index]!)).toEqual([2_000, 5_000, 15_000, 60_000, ...Array<number>(11).fill(300_000)])
+    expect(warned).toHaveBeenCalledTimes(1)
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+  })
+
+  it('a second outage is warned of again, once', async () => {
+    const { network, wake, warned } = await signedInTab()
+    for (const round of [1, 2]) {
+      network.goOffline()
+      await vi.advanceTimersByTimeAsync(20_000)
+      network.goOnline()
+      wake.fire('online')
+      await vi.advanceTimersByTimeAsync(100)
+      expect(warned).toHaveBeenCalledTimes(round)
+    }
+  })
+})
+
+describe('a refresh that takes longer than 10 s', () => {
+  it('fails its waiters at 10 s (NETWORK_ERROR); the late 200 is adopted and stored, and nothing is sent again meanwhile', async () => {
+    const { echo, store, client, wake } = await signedInTab()
+    let answer = (): void => undefined
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    let tokenRequests = 0
+    server.use(
+      http.post(`${ECHO}/api/oauth/token`, async () => {
+        tokenRequests += 1
+        await answered // then fakeEcho answers, 200
+      }),
+    )
+    vi.setSystemTime(Date.now() + 16_000)
+    const call = client.balance.get().catch((error: unknown) => error)
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(auth(store).isReconnecting).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await call).toMatchObject({ code: 'NETWORK_ERROR' })
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+    // Coming back online while the grant is still out: its turn is not over, nothing new is sent.
+    wake.fire('online')
+    await vi.advanceTimersByTimeAsync(12_000)
+    expect(tokenRequests).toBe(1)
+    answer()
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
+    expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'access-2', refresh_token: 'refresh-2' })
+    expect(echo.counts).toMatchObject({ refreshes: 1, failedRefreshes: 0 })
+  })
+})
+
+describe('a refresh Echo refuses ends the session', () => {
+  it('a refresh token past its own life ends the session without a request', async () => {
+    const { echo, store, logged } = await signedInTab()
+    store.dispatch({ type: 'echo/stopSession' })
+    vi.setSystemTime(Date.now() + 31 * 86_400_000) // Echo's refresh tokens live 30 days
+    const reloaded = newStore()
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ status: 'unauthenticated', error: { message: 'Your session has ended. Sign in again.' } }))
+    expect(echo.counts.refreshes).toBe(0)
+    expect(window.localStorage.getItem(USER_KEY)).toBeNull()
+    expect(logged).toHaveBeenCalledWith('Token refresh failed:', new Error('The refresh token has expired: sign in again'))
+  })
+
+  /** A second tab whose storage events and channel messages the test delivers, in the order it chooses. */
+  function tabWithControlledSignals() {
+    const storageListeners: ((event: StorageEvent) => void)[] = []
+    const messageListeners: ((event: MessageEvent) => void)[] = []
+    const channel = {
+      addEventListener: (_type: string, listener: (event: MessageEvent) => void) => messageListeners.push(listener),
+      removeEventListener: () => undefined,
+      postMessage: () => undefined,
+      close: () => undefined,
+    } as unknown as BroadcastChannel
+    const tab = newStore({ openChannel: () => channel, onStorage: (listener) => (storageListeners.push(listener), () => undefined) })
+    return {
+      tab,
+      storageEvent: () => {
+        for (const listener of storageListeners) listener(new StorageEvent('storage', { key: USER_KEY, oldValue: 'x', newValue: null }))
+      },
+      endedMessage: () => {
+        for (const listener of messageListeners) listener(new MessageEvent('message', { data: { type: 'ended' } }))
+      },
+    }
+  }
+
+  it.each([
+    ['the storage event first', ['storageEvent', 'endedMessage'] as const],
+    ['the channel message first', ['endedMessage', 'storageEvent'] as const],
+  ])('the other tab says the session ended, whichever signal comes first (%s)', async (_order, order) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const echo = fakeEcho({ accessTtl: 15 })
+    const first = await signInThroughEcho(echo)
+    const second = tabWithControlledSignals()
+    expect(auth(second.tab).status).toBe('authenticated')
+    echo.failRefreshes()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 16_000)
+    await first.dispatch(getToken())
+    await vi.waitFor(() => expect(auth(first).error?.message).toBe('Your session has ended. Sign in again.'))
+    for (const signal of order) second[signal]()
+    await vi.waitFor(() => expect(auth(second.tab)).toMatchObject({ status: 'unauthenticated', user: null, error: { message: 'Your session has ended. Sign in again.' } }))
+  })
+
+  it('a sign-out chosen in another tab stays without a message: no ended signal follows its storage event', async () => {
+    const echo = fakeEcho()
+    await signInThroughEcho(echo)
+    const second = tabWithControlledSignals()
+    window.localStorage.removeItem(USER_KEY) // what the sign-out in the first tab did
+    second.storageEvent()
+    await vi.waitFor(() => expect(auth(second.tab)).toMatchObject({ status: 'unauthenticated', error: null }))
+  })
+})
+
+describe('tabs coming back together', () => {
+  it('`online` firing in three reconnecting tabs at once sends one token request; every tab takes its tokens', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const echo = fakeEcho({ accessTtl: 15 })
+    const network = deviceNetwork()
+    const locks = fakeLocks()
+    const openChannel = (name: string) => new BroadcastChannel(name)
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const tabs = [wakeSignals(), wakeSignals(), wakeSignals()]
+    const first = await signInThroughEcho(echo, { locks, openChannel, onWake: tabs[0]!.onWake })
+    const stores = [first, newStore({ locks, openChannel, onWake: tabs[1]!.onWake }), newStore({ locks, openChannel, onWake: tabs[2]!.onWake })]
+    network.goOffline()
+    await vi.advanceTimersByTimeAsync(11_000)
+    for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+    network.goOnline()
+    const before = network.tried.tokenRequests.length
+    for (const tab of tabs) tab.fire('online')
+    await vi.advanceTimersByTimeAsync(1_000)
+    await vi.waitFor(() => {
+      for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' })
+    })
+    expect(network.tried.tokenRequests.length - before).toBe(1)
+    expect(echo.counts).toMatchObject({ refreshes: 1, failedRefreshes: 0 })
+    await expect(stores[2]!.dispatch(refreshBalance())).resolves.toMatchObject({ balance: 12.5 })
+  })
+})

@@ -1,0 +1,108 @@
+import { User } from 'oidc-client-ts'
+import { describe, expect, it } from 'vitest'
+
+import { requestRefreshGrant, type RefreshableUser } from '../../src/auth/refreshGrant'
+import { refreshExpiresAtMs } from '../../src/auth/storedUser'
+
+const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
+const NOW = 1_700_000_000_000
+const user = new User({
+  access_token: 'access-1',
+  refresh_token: 'refresh-1',
+  token_type: 'Bearer',
+  scope: 'llm:invoke offline_access',
+  profile: { sub: 'user-1', name: 'Ada' } as User['profile'],
+  expires_at: NOW / 1000 - 1,
+}) as RefreshableUser
+
+/** Answers every request with `answer`, recording what was sent. */
+function answering(answer: () => Response | Promise<Response>) {
+  const sent: { url: string; init: RequestInit | undefined }[] = []
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    sent.push({ url: input instanceof Request ? input.url : input.toString(), init })
+    return Promise.resolve().then(answer)
+  }
+  return { fetch, sent }
+}
+
+const grant = (fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, signal = new AbortController().signal) =>
+  requestRefreshGrant(fetch, config, user, { now: NOW, signal })
+
+describe("the refresh-token grant at Echo's token endpoint", () => {
+  it('posts the refresh token, the app id and the scope as a form, as oidc-client-ts did', async () => {
+    const { fetch, sent } = answering(() => Response.json({ access_token: 'access-2', expires_in: 900 }))
+    await grant(fetch)
+    expect(sent[0]?.url).toBe('https://echo.test/api/oauth/token')
+    expect(sent[0]?.init?.method).toBe('POST')
+    expect(Object.fromEntries(sent[0]!.init!.body as URLSearchParams)).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'refresh-1',
+      client_id: 'app-123',
+      scope: 'llm:invoke offline_access',
+    })
+  })
+
+  it("new tokens: the rotated refresh token, the expiry from this clock, the profile carried over, the refresh token's life noted", async () => {
+    const { fetch } = answering(() =>
+      Response.json({ access_token: 'access-2', token_type: 'Bearer', expires_in: 900, refresh_token: 'refresh-2', refresh_token_expires_in: 2_592_000, scope: 'llm:invoke offline_access' }),
+    )
+    const answer = await grant(fetch)
+    expect(answer.kind).toBe('tokens')
+    const renewed = (answer as { user: User }).user
+    expect(renewed).toMatchObject({ access_token: 'access-2', refresh_token: 'refresh-2', expires_at: NOW / 1000 + 900, profile: { sub: 'user-1', name: 'Ada' } })
+    expect(refreshExpiresAtMs(renewed)).toBe(NOW + 2_592_000_000)
+  })
+
+  it('an answer without a refresh token keeps the one that was sent', async () => {
+    const answer = await grant(answering(() => Response.json({ access_token: 'access-2', expires_in: 900 })).fetch)
+    expect(answer).toMatchObject({ kind: 'tokens', user: { access_token: 'access-2', refresh_token: 'refresh-1' } })
+  })
+
+  it.each([
+    [400, { error: 'invalid_request', error_description: 'Invalid refresh token' }, 'Invalid refresh token'],
+    [400, { error: 'invalid_request' }, 'invalid_request'],
+    [401, { error: 'invalid_client' }, 'invalid_client'],
+    [403, 'Forbidden', 'Echo refused the refresh (status 403)'],
+  ])('Echo refusing it (%i) ends the session: refused, in Echo\'s words', async (status, body, message) => {
+    const answer = await grant(answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status }))).fetch)
+    expect(answer).toEqual({ kind: 'refused', error: new Error(message) })
+  })
+
+  it("an answer of Echo's without an access token is refused too (SPEC §5's message)", async () => {
+    const answer = await grant(answering(() => Response.json({ token_type: 'Bearer' })).fetch)
+    expect(answer).toEqual({ kind: 'refused', error: new Error('Silent renew did not yield a new access token') })
+  })
+
+  it.each([500, 502, 503, 504, 429, 408])('a %i says nothing about the refresh token: unreachable, tried again', async (status) => {
+    const answer = await grant(answering(() => Response.json({ error: 'temporarily_unavailable' }, { status })).fetch)
+    expect(answer).toEqual({ kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) })
+  })
+
+  it("a 200 that is not Echo's JSON (a captive portal's page) is unreachable, not a refusal", async () => {
+    const answer = await grant(answering(() => new Response('<html>Sign in to the hotel Wi-Fi</html>', { status: 200 })).fetch)
+    expect(answer.kind).toBe('unreachable')
+  })
+
+  it('offline, a reset, or the page going away (the fetch rejects): unreachable', async () => {
+    const offline = await grant(() => Promise.reject(new TypeError('Failed to fetch')))
+    expect(offline).toEqual({ kind: 'unreachable', error: new Error('TypeError: Failed to fetch') })
+    const cutMidBody = await grant(answering(() => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }))).fetch)
+    expect(cutMidBody.kind).toBe('unreachable')
+  })
+
+  it('given up through its signal (the late-answer limit): unreachable, saying so', async () => {
+    const controller = new AbortController()
+    const hung = (_input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+    const pending = grant(hung, controller.signal)
+    controller.abort()
+    expect(await pending).toEqual({ kind: 'unreachable', error: new Error('Echo did not answer the token request in time') })
+  })
+
+  it('never throws, even when the fetch throws before it returns a promise', async () => {
+    const throwing = () => {
+      throw new TypeError('Failed to construct Request')
+    }
+    await expect(grant(throwing)).resolves.toEqual({ kind: 'unreachable', error: new Error('TypeError: Failed to construct Request') })
+  })
+})
