@@ -5,11 +5,17 @@ import { displayNameOf } from '../auth/displayText'
 import { freeCreditOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds, selectIsReconnecting } from '../store/selectors'
+import { useAnnounce } from './EchoAnnouncer'
 import { EchoBalance, formatUsd } from './EchoBalance'
 import { EchoSignIn } from './EchoSignIn'
 import { EchoSignOut } from './EchoSignOut'
 import { EchoTopUp } from './EchoTopUp'
 import { Logo } from './Logo'
+import { useFocusKeptOnReplace } from './useFocusKeptOnReplace'
+import { visuallyHidden } from './visuallyHidden'
+
+/** Said when a 402 opens the panel by itself (the out-of-credits line is said by the announcer). */
+const PANEL_OPENED = 'Your Echo account is open to add credits.'
 
 /** Props of {@link EchoAccount}. */
 export interface EchoAccountProps {
@@ -28,11 +34,12 @@ function selectCredit(state: EchoRootState): number | null {
 /**
  * One control for an app bar. Signed out: the sign-in button. Signed in: a button showing the
  * credit left that opens a panel with the balance, the top-up and the sign-out; after a 402 the
- * panel opens by itself with the out-of-credits line. While the session cannot reach Echo (offline,
- * Echo down) the button says `Reconnecting…` beside the credit: the user is still signed in. A real
- * button with `aria-expanded`; Escape
- * closes the panel and puts the focus back on the button. Injects no CSS: the closed panel is
- * `hidden`, and where it sits is the app's to style.
+ * panel opens by itself with the out-of-credits line (said once, without taking the focus). While
+ * the session cannot reach Echo (offline, Echo down) the button says `Reconnecting…` beside the
+ * credit: the user is still signed in. A real button with `aria-expanded`; Escape closes the panel
+ * from anywhere in it and puts the focus back on the button; when the session ends (or begins)
+ * with the focus inside, the focus moves to the control that replaces the one it was on. Injects
+ * no CSS: the closed panel is `hidden`, and where it sits is the app's to style.
  *
  * @example
  * <header><h1>My app</h1><EchoAccount className="account" /></header>
@@ -43,17 +50,33 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
   const credit = useEchoSelector(selectCredit)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const reconnecting = useEchoSelector(selectIsReconnecting)
+  const announce = useAnnounce()
   const [open, setOpen] = useState(false)
+  // Each opening shows the panel afresh: no error left from an earlier top-up.
+  const [openings, setOpenings] = useState(0)
   const button = useRef<HTMLButtonElement>(null)
   const root = useRef<HTMLDivElement>(null)
   const panelId = useId()
+  const focus = useFocusKeptOnReplace(root, isAuthenticated)
+
+  const show = (next: boolean) => {
+    if (next && !open) setOpenings((count) => count + 1)
+    setOpen(next)
+  }
 
   // A 402 opens the panel on its own, so the top-up is offered where the user looks for it.
   const [wasOutOfCredits, setWasOutOfCredits] = useState(outOfCredits)
+  const [openedByItself, setOpenedByItself] = useState(0)
   if (outOfCredits !== wasOutOfCredits) {
     setWasOutOfCredits(outOfCredits)
-    if (outOfCredits) setOpen(true)
+    if (outOfCredits && isAuthenticated && !open) {
+      show(true)
+      setOpenedByItself((count) => count + 1)
+    }
   }
+  useEffect(() => {
+    if (openedByItself > 0) announce(PANEL_OPENED)
+  }, [openedByItself, announce])
 
   // A press outside closes the panel, as a menu would.
   useEffect(() => {
@@ -69,35 +92,42 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
     // Whoever signs in next starts with the panel closed.
     if (open) setOpen(false)
     return (
-      <div className={className} data-echo-account="signed-out">
+      <div ref={root} className={className} data-echo-account="signed-out" {...focus}>
         <EchoSignIn {...(signInNavigate === undefined ? {} : { navigate: signInNavigate })} />
       </div>
     )
   }
 
+  // Escape closes the panel from anywhere inside it (its amount field too) and puts the focus back on the button.
   const closeOnEscape = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || !open) return
+    event.preventDefault()
     event.stopPropagation()
     setOpen(false)
     button.current?.focus()
   }
   const shownCredit = credit === null ? '…' : formatUsd(credit)
   return (
-    <div ref={root} className={className} data-echo-account={open ? 'open' : 'closed'} onKeyDown={closeOnEscape}>
+    <div ref={root} className={className} data-echo-account={open ? 'open' : 'closed'} onKeyDown={closeOnEscape} {...focus}>
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
         aria-label={`Echo credits ${shownCredit}${reconnecting ? ', reconnecting' : ''}`}
-        onClick={() => setOpen((isOpen) => !isOpen)}
+        onClick={() => show(!open)}
         data-echo-account-button=""
       >
         <Logo /> {shownCredit}
         {reconnecting && <span data-echo-account-note="reconnecting">Reconnecting…</span>}
       </button>
-      <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="">
-        {user !== null && <p data-echo-account-user="">{displayNameOf(user)}</p>}
+      <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="" key={openings}>
+        {user !== null && (
+          <p data-echo-account-user="">
+            <span style={visuallyHidden}>Signed in as </span>
+            {displayNameOf(user)}
+          </p>
+        )}
         <EchoBalance />
         <EchoTopUp />
         <EchoSignOut />

@@ -9,6 +9,7 @@ import { assertEchoStore } from '../store/assertEchoStore'
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
 import { startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
+import { EchoAnnouncer } from './EchoAnnouncer'
 import { EchoContext, type EchoContextValue } from './EchoContext'
 
 /** Props of {@link EchoProvider}. */
@@ -25,7 +26,8 @@ export interface EchoProviderProps {
 
 /**
  * Gives the components under it an Echo session: sign-in, balance, top-up and model calls. Renders
- * nothing until it has mounted in a browser (so nothing on a server).
+ * nothing until it has mounted in a browser (so nothing on a server); then its children, and after
+ * them one visually hidden live region that says echo-rtk's status messages once each.
  *
  * @example
  * <EchoProvider config={{ appId: 'your-app-id' }}>
@@ -59,7 +61,9 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   if (value === null) return null
   return (
     <Provider context={EchoReduxContext} store={store}>
-      <EchoContext.Provider value={value}>{children}</EchoContext.Provider>
+      <EchoContext.Provider value={value}>
+        <EchoAnnouncer>{children}</EchoAnnouncer>
+      </EchoContext.Provider>
     </Provider>
   )
 }

@@ -7,11 +7,13 @@ import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectAuthStatus, selectEchoUser } from '../store/selectors'
 import { signIn } from '../store/thunks'
+import { useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
 import { Logo } from './Logo'
 
 const selectArrivedBy = (state: EchoRootState) => state.echo.auth.arrivedBy
 const selectAuthError = (state: EchoRootState) => state.echo.auth.error
+const SIGNING_IN = 'Signing in...'
 
 /** Props of {@link EchoSignIn}. */
 export interface EchoSignInProps {
@@ -30,14 +32,16 @@ export interface EchoSignInProps {
 }
 
 /**
- * The sign-in button: `Sign in`; `Signing in...` and disabled while loading; once signed in,
- * `Signed in as` and the user's name (or email).
+ * The sign-in button: `Sign in`; `Signing in...` and disabled while loading (`aria-disabled`: it
+ * keeps the focus, and a screen reader hears `Signing in...`); once signed in, `Signed in as` and
+ * the user's name (or email).
  *
  * @example
  * <EchoSignIn onSuccess={(user) => console.log('Welcome', user.name)} />
  */
 export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
+  const announce = useAnnounce()
   // One field each, so a token refresh (which changes only the token) renders nothing here.
   const status = useEchoSelector(selectAuthStatus)
   const user = useEchoSelector(selectEchoUser)
@@ -69,7 +73,10 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
 
   const busy = starting || status === 'loading'
   const start = async () => {
+    // Busy, the button stays focusable (so focus never falls to the page) and its press does nothing.
+    if (busy) return
     setStarting(true)
+    announce(SIGNING_IN)
     try {
       await store.dispatch(signIn({ navigate }))
     } catch (error) {
@@ -78,8 +85,8 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
     }
   }
   return (
-    <button type="button" className={className} disabled={busy} aria-busy={busy} onClick={() => void start()} data-echo-sign-in={busy ? 'loading' : 'signed-out'}>
-      <Logo /> {busy ? 'Signing in...' : (children ?? 'Sign in')}
+    <button type="button" className={className} aria-disabled={busy} aria-busy={busy} onClick={() => void start()} data-echo-sign-in={busy ? 'loading' : 'signed-out'}>
+      <Logo /> {busy ? SIGNING_IN : (children ?? 'Sign in')}
     </button>
   )
 }

@@ -3,7 +3,10 @@ import { useState, type ReactElement, type ReactNode } from 'react'
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { selectIsAuthenticated } from '../store/selectors'
 import { signOut } from '../store/thunks'
+import { useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
+
+const SIGNING_OUT = 'Signing out...'
 
 /** Props of {@link EchoSignOut}. */
 export interface EchoSignOutProps {
@@ -24,9 +27,13 @@ export interface EchoSignOutProps {
 export function EchoSignOut({ onSuccess, onError, className, children }: EchoSignOutProps): ReactElement {
   const { store } = useEchoContext()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
+  const announce = useAnnounce()
   const [busy, setBusy] = useState(false)
   const leave = async () => {
+    // Busy, the button keeps the focus and its press does nothing.
+    if (busy) return
     setBusy(true)
+    announce(SIGNING_OUT)
     try {
       await store.dispatch(signOut())
       onSuccess?.()
@@ -37,8 +44,8 @@ export function EchoSignOut({ onSuccess, onError, className, children }: EchoSig
     }
   }
   return (
-    <button type="button" className={className} disabled={busy || !isAuthenticated} aria-busy={busy} onClick={() => void leave()}>
-      {busy ? 'Signing out...' : (children ?? 'Sign out')}
+    <button type="button" className={className} disabled={!isAuthenticated && !busy} aria-disabled={busy} aria-busy={busy} onClick={() => void leave()}>
+      {busy ? SIGNING_OUT : (children ?? 'Sign out')}
     </button>
   )
 }

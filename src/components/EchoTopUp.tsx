@@ -5,7 +5,13 @@ import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
 import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { createPaymentLink } from '../store/thunks'
+import { OUT_OF_CREDITS, useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
+
+/** Why `Add credits` does nothing for the amount typed. */
+const AMOUNT_HINT = 'Enter an amount of at least $1.'
+/** Said while the payment link is made. */
+const OPENING_CHECKOUT = 'Opening checkout…'
 
 /** Props of {@link EchoTopUp}. */
 export interface EchoTopUpProps {
@@ -41,7 +47,9 @@ function openBlankTab(): Window | null {
 
 /**
  * Top up: an amount in US dollars and `Add credits`, which opens Echo's checkout. When Echo has
- * answered 402 it says the credit is spent.
+ * answered 402 it says the credit is spent. `Add credits` stays focusable while busy or while the
+ * amount is refused (`aria-disabled`), and the reason shows next to the field; a failure shows
+ * under the button, tied to it (`aria-describedby`), and reaches `useEcho().error`.
  *
  * @example
  * <EchoTopUp defaultAmount={20} />
@@ -57,20 +65,27 @@ export function EchoTopUp({
   onError,
 }: EchoTopUpProps): ReactElement | null {
   const { store } = useEchoContext()
+  const announce = useAnnounce()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const inputId = useId()
+  const hintId = useId()
+  const problemId = useId()
   const [amountText, setAmountText] = useState(String(defaultAmount))
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   if (onlyWhenOutOfCredits && !outOfCredits) return null
 
   const amount = amountText.trim() === '' ? Number.NaN : Number(amountText)
+  const refused = !isChargeableAmount(amount)
   const addCredits = async () => {
+    // A busy or refused button stays focusable (it says why); its press does nothing.
+    if (busy || refused) return
     // Opened now, while the click still counts as the user's: a tab opened after an await may be blocked.
     const checkoutTab = navigate === undefined && checkoutIn === 'new-tab' ? openBlankTab() : null
     setBusy(true)
     setProblem(null)
+    announce(OPENING_CHECKOUT)
     try {
       const url = await store.dispatch(createPaymentLink({ amount, description, successUrl }, { checkoutIn: checkoutTab === null && navigate === undefined ? 'this-tab' : checkoutIn }))
       if (navigate !== undefined) navigate(url)
@@ -79,6 +94,7 @@ export function EchoTopUp({
     } catch (error) {
       checkoutTab?.close()
       const failure = error instanceof Error ? error : new Error('The payment link could not be created')
+      // Shown here, tied to the button; it is said once, as useEcho().error (which apps show as an alert).
       setProblem(failure.message)
       onError?.(failure)
     } finally {
@@ -86,15 +102,36 @@ export function EchoTopUp({
     }
   }
 
+  const describedBy = [refused ? hintId : null, problem !== null ? problemId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={className} data-echo-top-up="">
-      {outOfCredits && <p role="status">You are out of credits. Add credits to keep going.</p>}
+      {/* Said once by the provider's announcer, however many top-ups are mounted: not a live region here. */}
+      {outOfCredits && <p data-echo-top-up-out-of-credits="">{OUT_OF_CREDITS}</p>}
       <label htmlFor={inputId}>Amount (USD)</label>
-      <input id={inputId} type="number" inputMode="decimal" min={1} step="any" value={amountText} onChange={(event) => setAmountText(event.target.value)} />
-      <button type="button" disabled={busy || !isAuthenticated || !isChargeableAmount(amount)} aria-busy={busy} onClick={() => void addCredits()}>
+      <input
+        id={inputId}
+        type="number"
+        inputMode="decimal"
+        min={1}
+        step="any"
+        value={amountText}
+        aria-invalid={refused}
+        aria-describedby={refused ? hintId : undefined}
+        onChange={(event) => setAmountText(event.target.value)}
+      />
+      <button type="button" disabled={!isAuthenticated} aria-disabled={busy || refused} aria-busy={busy} aria-describedby={describedBy} onClick={() => void addCredits()}>
         Add credits
       </button>
-      {problem !== null && <p role="alert">{problem}</p>}
+      {refused && (
+        <p id={hintId} data-echo-top-up-hint="">
+          {AMOUNT_HINT}
+        </p>
+      )}
+      {problem !== null && (
+        <p id={problemId} data-echo-top-up-problem="">
+          {problem}
+        </p>
+      )}
     </div>
   )
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 
-import { EchoAccount, getToken, insufficientFundsDetected } from 'echo-rtk'
+import { EchoAccount, getToken, insufficientFundsDetected, signedOut } from 'echo-rtk'
 
 import { echoStoresPerTest } from '../support/echoStores'
 import { ECHO, fakeEcho } from '../support/fakeEcho'
@@ -11,6 +11,8 @@ import { renderWithEcho } from '../support/renderWithEcho'
 import { server } from '../support/server'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
+/** What the provider's announcer is saying now. */
+const announced = () => document.querySelector('[data-echo-announcer]')?.textContent
 
 async function signedInAccount() {
   const store = await signInThroughEcho(fakeEcho())
@@ -80,11 +82,90 @@ describe('EchoAccount', () => {
     expect(button.getAttribute('aria-expanded')).toBe('false')
   })
 
-  it('opens by itself after a 402, offering the top-up with the out-of-credits line', async () => {
+  it('opens by itself after a 402, offering the top-up with the out-of-credits line, said once, without taking the focus', async () => {
     const { store, button } = await signedInAccount()
+    const elsewhere = screen.getByText('Elsewhere in the app')
+    elsewhere.tabIndex = -1
+    elsewhere.focus()
     act(() => void store.dispatch(insufficientFundsDetected()))
     expect(button.getAttribute('aria-expanded')).toBe('true')
-    expect(screen.getByRole('status').textContent).toBe('You are out of credits. Add credits to keep going.')
+    expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe('You are out of credits. Add credits to keep going.')
+    await waitFor(() => expect(announced()).toBe('You are out of credits. Add credits to keep going. Your Echo account is open to add credits.'))
+    expect(document.activeElement).toBe(elsewhere)
+  })
+
+  it('with two accounts on the page (say a header and a drawer), each event is said once and ids stay unique', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    renderWithEcho(
+      <>
+        <EchoAccount />
+        <EchoAccount />
+      </>,
+      { store },
+    )
+    await screen.findAllByRole('button', { name: 'Echo credits $12.50' })
+    act(() => void store.dispatch(insufficientFundsDetected()))
+    await waitFor(() => expect(announced()).toBe('You are out of credits. Add credits to keep going. Your Echo account is open to add credits.'))
+    const ids = [...document.querySelectorAll('[id]')].map((element) => element.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    // The balance in the panels is not a live region: one change is not said once per copy.
+    expect(document.querySelectorAll('[aria-live]')).toHaveLength(1)
+  })
+
+  it('Escape closes the panel from its amount field too, and the focus goes back to the button', async () => {
+    const { button } = await signedInAccount()
+    await userEvent.click(button)
+    await userEvent.click(screen.getByLabelText('Amount (USD)'))
+    await userEvent.keyboard('{Escape}')
+    expect(button.getAttribute('aria-expanded')).toBe('false')
+    expect(document.activeElement).toBe(button)
+  })
+
+  it("the panel's name and figures are labelled for screen readers", async () => {
+    const { button } = await signedInAccount()
+    await userEvent.click(button)
+    const panel = screen.getByRole('region', { name: 'Echo account' })
+    expect(panel.querySelector('[data-echo-account-user]')?.textContent).toBe('Signed in as Ada Lovelace')
+    expect(panel.querySelector('[data-echo-balance]')?.textContent).toBe('Balance $12.50 Free tier $0.00')
+  })
+
+  it('a failed top-up shows when it happens, and no more once the panel is opened again', async () => {
+    const { button } = await signedInAccount()
+    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })))
+    await userEvent.click(button)
+    await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
+    expect(await screen.findByText('{"message":"Stripe is down"} while creating payment link')).toBeDefined()
+    await userEvent.keyboard('{Escape}')
+    await userEvent.click(button)
+    expect(screen.queryByText('{"message":"Stripe is down"} while creating payment link')).toBeNull()
+  })
+
+  it("Enter on the panel's Sign out: the focus moves to the Sign in button that replaces the account", async () => {
+    const { button } = await signedInAccount()
+    await userEvent.click(button)
+    screen.getByRole('button', { name: 'Sign out' }).focus()
+    await userEvent.keyboard('{Enter}')
+    const signIn = await screen.findByRole('button', { name: 'Sign in' })
+    expect(document.activeElement).toBe(signIn)
+  })
+
+  it('the session ending while the focus is on the account button: the focus moves to Sign in, and the end is said', async () => {
+    const { store, button } = await signedInAccount()
+    button.focus()
+    act(() => void store.dispatch(signedOut({ code: 'UNKNOWN_ERROR', message: 'Your session has ended. Sign in again.' })))
+    const signIn = await screen.findByRole('button', { name: 'Sign in' })
+    expect(document.activeElement).toBe(signIn)
+    await waitFor(() => expect(announced()).toBe('Your session has ended. Sign in again.'))
+  })
+
+  it('a session ending while the focus is elsewhere leaves the focus where it is', async () => {
+    const { store } = await signedInAccount()
+    const elsewhere = screen.getByText('Elsewhere in the app')
+    elsewhere.tabIndex = -1
+    elsewhere.focus()
+    act(() => void store.dispatch(signedOut()))
+    await screen.findByRole('button', { name: 'Sign in' })
+    expect(document.activeElement).toBe(elsewhere)
   })
 
   it('while the session cannot reach Echo, the button says Reconnecting… beside the credit; the user stays signed in, with no error', async () => {

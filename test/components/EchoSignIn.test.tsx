@@ -27,13 +27,17 @@ describe('EchoSignIn', () => {
     expect(button.querySelector('svg[data-echo-logo]')).not.toBeNull()
   })
 
-  it('reads Signing in... and is disabled and busy while loading, and leaves for Echo', async () => {
+  it('reads Signing in... and is disabled and busy while loading, keeps the focus, says so once, and leaves for Echo', async () => {
     const store = newStore()
     renderWithEcho(<EchoSignIn />, { store })
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    screen.getByRole('button', { name: 'Sign in' }).focus()
+    await userEvent.keyboard('{Enter}')
     const button = screen.getByRole('button', { name: 'Signing in...' })
-    expect(button).toHaveProperty('disabled', true)
+    expect(button.getAttribute('aria-disabled')).toBe('true')
     expect(button.getAttribute('aria-busy')).toBe('true')
+    // Disabled for screen readers and presses, yet focusable: the focus stays on it, not on <body>.
+    expect(document.activeElement).toBe(button)
+    expect(document.querySelector('[data-echo-announcer]')?.textContent).toBe('Signing in...')
     await vi.waitFor(() => expect(navigations[0]).toMatch(/^https:\/\/echo\.test\/api\/oauth\/authorize\?/))
   })
 

@@ -12,6 +12,14 @@ import { server } from '../support/server'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
+/** What a screen reader reads as `element`'s description: the text of what its aria-describedby names. */
+const descriptionOf = (element: HTMLElement) =>
+  (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ')
+
 async function topUp(props: Parameters<typeof EchoTopUp>[0] = {}) {
   const echo = fakeEcho()
   const store = await signInThroughEcho(echo)
@@ -58,7 +66,7 @@ describe('EchoTopUp', () => {
     renderWithEcho(<EchoTopUp />, { store })
     await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
     expect(checkoutTab.close).toHaveBeenCalled()
-    expect(screen.getByRole('alert').textContent).toBe('{"message":"Stripe is down"} while creating payment link')
+    expect(descriptionOf(screen.getByRole('button', { name: 'Add credits' }))).toBe('{"message":"Stripe is down"} while creating payment link')
   })
 
   it('with checkoutIn="this-tab" and its own navigate, marks the return as this page', async () => {
@@ -75,11 +83,43 @@ describe('EchoTopUp', () => {
     expect(bodies[0]?.successUrl).toBe('https://app.test/billing?plan=pro&echo_top_up=page')
   })
 
-  it.each(['', '0.5', '0', '-3', 'e'])('refuses an amount of %j: Add credits is disabled', async (typed) => {
-    const { amount, button } = await topUp()
+  it.each(['', '0.5', '0', '-3', 'e'])('refuses an amount of %j: Add credits stays in the Tab order, disabled, and the field says why', async (typed) => {
+    const { amount, button, echo } = await topUp()
     await userEvent.clear(amount)
     if (typed !== '') await userEvent.type(amount, typed)
-    expect(button).toHaveProperty('disabled', true)
+    expect(button.getAttribute('aria-disabled')).toBe('true')
+    expect(button).toHaveProperty('disabled', false)
+    expect(amount.getAttribute('aria-invalid')).toBe('true')
+    expect(descriptionOf(amount)).toBe('Enter an amount of at least $1.')
+    expect(descriptionOf(button)).toBe('Enter an amount of at least $1.')
+    await userEvent.tab()
+    expect(document.activeElement).toBe(button)
+    await userEvent.keyboard('{Enter}')
+    expect(echo.counts.paymentLinks).toBe(0)
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '5')
+    expect([button.getAttribute('aria-disabled'), amount.getAttribute('aria-invalid'), descriptionOf(amount)]).toEqual(['false', 'false', ''])
+  })
+
+  it('stays focused and busy while the link is made, then focused again, on success and on failure', async () => {
+    const { button, echo } = await topUp()
+    let answer = (): void => undefined
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, async () => {
+        await new Promise<void>((resolve) => (answer = resolve))
+        return HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })
+      }),
+    )
+    button.focus()
+    await userEvent.keyboard('{Enter}')
+    expect(button.getAttribute('aria-busy')).toBe('true')
+    expect(button.getAttribute('aria-disabled')).toBe('true')
+    expect(document.activeElement).toBe(button)
+    await userEvent.keyboard('{Enter}') // pressed again while busy: nothing more is sent
+    answer()
+    await vi.waitFor(() => expect(button.getAttribute('aria-busy')).toBe('false'))
+    expect(document.activeElement).toBe(button)
+    expect(echo.counts.paymentLinks).toBe(0) // the override answered; fakeEcho never saw it
   })
 
   it('refuses to follow a link that is neither https nor on the Echo host', async () => {
@@ -91,7 +131,7 @@ describe('EchoTopUp', () => {
     )
     await userEvent.click(button)
     expect(navigate).not.toHaveBeenCalled()
-    expect(screen.getByRole('alert').textContent).toBe('Refusing to open a payment link that is neither https nor on https://echo.test: javascript:alert(1) while creating payment link')
+    expect(descriptionOf(button)).toBe('Refusing to open a payment link that is neither https nor on https://echo.test: javascript:alert(1) while creating payment link')
   })
 
   it('says why when the link cannot be made', async () => {
@@ -99,7 +139,9 @@ describe('EchoTopUp', () => {
     const { button } = await topUp({ onError })
     server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })))
     await userEvent.click(button)
-    expect(screen.getByRole('alert').textContent).toBe('{"message":"Stripe is down"} while creating payment link')
+    // Shown here and tied to the button, not a second alert: useEcho().error carries it to the app's alert.
+    expect(descriptionOf(button)).toBe('{"message":"Stripe is down"} while creating payment link')
+    expect(screen.queryByRole('alert')).toBeNull()
     expect(onError).toHaveBeenCalledTimes(1)
   })
 
@@ -110,8 +152,25 @@ describe('EchoTopUp', () => {
     act(() => {
       store.dispatch(insufficientFundsDetected())
     })
-    expect(screen.getByRole('status').textContent).toBe('You are out of credits. Add credits to keep going.')
+    expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe('You are out of credits. Add credits to keep going.')
     expect(screen.getByLabelText('Amount (USD)')).toBeDefined()
+  })
+
+  it('with two top-ups mounted, the out-of-credits line is said once, by the announcer, not by each', async () => {
+    const store = await signInThroughEcho(fakeEcho())
+    renderWithEcho(
+      <>
+        <EchoTopUp />
+        <EchoTopUp onlyWhenOutOfCredits />
+      </>,
+      { store },
+    )
+    act(() => {
+      store.dispatch(insufficientFundsDetected())
+    })
+    expect(document.querySelectorAll('[data-echo-top-up-out-of-credits]')).toHaveLength(2)
+    const spoken = [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')].filter((region) => region.textContent !== '')
+    expect(spoken.map((region) => region.textContent)).toEqual(['You are out of credits. Add credits to keep going.'])
   })
 
   it('is disabled while nobody is signed in', () => {

@@ -1,7 +1,7 @@
-import { act, renderHook, screen, waitFor } from '@testing-library/react'
+import { act, renderHook, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import type { ReactNode } from 'react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import { EchoProvider, EchoTopUp, isInsufficientFunds, useEcho, useEchoRouter } from 'echo-rtk'
 
@@ -131,7 +131,7 @@ describe('useEchoRouter', () => {
     const error = await result.current.router.chat.completions.create(chat).catch((e: unknown) => e)
     expect(isInsufficientFunds(error)).toBe(true)
     await waitFor(() => expect(result.current.echo.isInsufficientFunds).toBe(true))
-    expect(await screen.findByText('You are out of credits. Add credits to keep going.')).toBeDefined()
+    await vi.waitFor(() => expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe('You are out of credits. Add credits to keep going.'))
   })
 
   it('a balance refresh that finds credit again clears the out-of-credits mark', async () => {

@@ -46,7 +46,7 @@ describe('<EchoAccount> in the app bar', () => {
 
     const panel = await openAccount(page)
     expect(await accountButton(page).getAttribute('aria-expanded')).toBe('true')
-    expect(await panel.locator('[data-echo-account-user]').textContent()).toBe(demo.testUser.name)
+    expect(await panel.locator('[data-echo-account-user]').textContent()).toBe(`Signed in as ${demo.testUser.name}`)
     expect(await panel.locator('[data-echo-balance-paid]').textContent()).toBe('$10.00')
     await screenshots(page, 'account-panel', async (phone) => void (await openAccount(phone)))
     await page.keyboard.press('Escape')

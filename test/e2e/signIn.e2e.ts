@@ -16,7 +16,7 @@ describe('signing in to the demo through the real pages', () => {
   it('goes through Echo login and consent, and comes back signed in with the balance', async () => {
     const { page } = demo
     await signInThroughPages(page, demo)
-    expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(demo.testUser.name)
+    expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(`Signed in as ${demo.testUser.name}`)
     await page.keyboard.press('Escape')
     const address = new URL(page.url())
     expect(address.searchParams.has('code')).toBe(false)

@@ -31,7 +31,7 @@ export function App({ signInNavigate }: { signInNavigate?: (url: string) => void
         <main className="grid">
           <section aria-labelledby="credits" className="credits">
             <h2 id="credits">Credits</h2>
-            <EchoBalance className="balance" />
+            <EchoBalance className="balance" live />
             <EchoTopUp className="top-up" />
           </section>
           <Chat />

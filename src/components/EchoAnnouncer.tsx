@@ -1,0 +1,60 @@
+import { createContext, useCallback, useContext, useEffect, useState, type ReactElement, type ReactNode } from 'react'
+
+import { useEchoSelector } from '../api/query/echoReduxContext'
+import { SESSION_ENDED } from '../auth/sessionReporter'
+import type { EchoRootState } from '../store/echoReducer'
+import { selectIsInsufficientFunds } from '../store/selectors'
+import { visuallyHidden } from './visuallyHidden'
+
+/** What the announcer says when Echo answers 402. */
+export const OUT_OF_CREDITS = 'You are out of credits. Add credits to keep going.'
+
+/** How long a message stays in the live region; the same words said again after that are a new event. */
+const SHOWN_MS = 7_000
+
+const AnnounceContext = createContext<(message: string) => void>(() => undefined)
+
+/** Says `message` once to screen readers, through the provider's one live region. */
+export function useAnnounce(): (message: string) => void {
+  return useContext(AnnounceContext)
+}
+
+const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.message === SESSION_ENDED.message
+
+/**
+ * The package's one voice for status messages (WCAG 4.1.3): an always-present polite live region
+ * per provider, filled once per event however many components are mounted. It says by itself that
+ * the user is out of credits and that the session has ended; components say the rest (a panel
+ * opening by itself, a button busy) through {@link useAnnounce}. The same words asked for twice at
+ * once (two `<EchoAccount>`s) are said once.
+ */
+export function EchoAnnouncer({ children }: { children?: ReactNode }): ReactElement {
+  const [messages, setMessages] = useState<readonly string[]>([])
+  const announce = useCallback((message: string) => setMessages((said) => (said.includes(message) ? said : [...said, message])), [])
+  const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
+  const sessionEnded = useEchoSelector(selectSessionEnded)
+  // Seen while rendering, before the components below announce what follows from it (a panel opening).
+  const [seen, setSeen] = useState({ outOfCredits, sessionEnded })
+  if (seen.outOfCredits !== outOfCredits || seen.sessionEnded !== sessionEnded) {
+    setSeen({ outOfCredits, sessionEnded })
+    const happened = [outOfCredits && !seen.outOfCredits && OUT_OF_CREDITS, sessionEnded && !seen.sessionEnded && SESSION_ENDED.message]
+    for (const message of happened) if (message) announce(message)
+  }
+
+  // Emptied after a while, so the next event is a change a screen reader notices, even in the same words.
+  useEffect(() => {
+    if (messages.length === 0) return undefined
+    const timer = setTimeout(() => setMessages([]), SHOWN_MS)
+    return () => clearTimeout(timer)
+  }, [messages])
+
+  return (
+    <AnnounceContext.Provider value={announce}>
+      {children}
+      {/* No role: an app's own role="status" elements stay the only ones its tests find by role. */}
+      <div aria-live="polite" aria-atomic="true" style={visuallyHidden} data-echo-announcer="">
+        {messages.join(' ')}
+      </div>
+    </AnnounceContext.Provider>
+  )
+}

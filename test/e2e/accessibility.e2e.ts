@@ -1,0 +1,136 @@
+// The components as a keyboard and a screen reader meet them, in Chromium: axe-core (WCAG 2.2 A
+// and AA) over the six states of the demo, and a keyboard walk where the focus never falls to
+// <body>.
+import { createRequire } from 'node:module'
+
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { accountButton, openAccount, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
+
+/** axe-core's violations on the page, as `rule: selector` lines (an empty list when there are none). */
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
+  const found = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } })
+    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`))
+  }, WCAG_22_A_AA)
+  return found
+}
+
+/** What has the keyboard focus: `tag "its name"` (an input's label), or `body`. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement
+    if (active === null || active === document.body) return 'body'
+    const name = active.getAttribute('aria-label') ?? (active instanceof HTMLInputElement ? active.labels?.[0]?.textContent : active.textContent)
+    return `${active.tagName.toLowerCase()} "${name?.trim() ?? ''}"`
+  })
+
+const announced = (page: Page) => page.locator('[data-echo-announcer]').textContent()
+
+describe('the components for a keyboard and a screen reader', () => {
+  let demo: DemoUnderTest
+  beforeAll(async () => {
+    demo = await openDemo({ accessTtl: 6, autoLogin: true })
+    await demo.page.setViewportSize({ width: 1280, height: 860 })
+  })
+  afterAll(async () => {
+    await demo?.close()
+  })
+
+  it('pass every WCAG 2.2 A and AA rule of axe-core in six states', async () => {
+    const { page } = demo
+    await page.goto(demo.appUrl)
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    expect(await violations(page), 'signed out').toEqual([])
+
+    await signInThroughPages(page, demo)
+    expect(await violations(page), 'signed in').toEqual([])
+
+    await openAccount(page)
+    expect(await violations(page), 'the account panel open').toEqual([])
+
+    let release = (): void => undefined
+    await page.route('**/api/v1/stripe/payment-link', async (route) => {
+      await new Promise<void>((resolve) => (release = resolve))
+      await route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Stripe is down"}' })
+    })
+    const addCredits = page.getByRole('region', { name: 'Echo account' }).getByRole('button', { name: 'Add credits' })
+    await addCredits.click()
+    await expect.poll(() => addCredits.getAttribute('aria-busy')).toBe('true')
+    expect(await violations(page), 'a top-up in progress').toEqual([])
+    release()
+    await expect.poll(() => addCredits.getAttribute('aria-busy')).toBe('false')
+    await page.unroute('**/api/v1/stripe/payment-link')
+    await page.keyboard.press('Escape')
+
+    await demo.setLeft({ balance: 0, freeTier: 0 })
+    await page.getByLabel('Question').fill('One more?')
+    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('region', { name: 'Echo account' }).getByText('You are out of credits. Add credits to keep going.').waitFor()
+    expect(await violations(page), 'out of credits').toEqual([])
+    await demo.setLeft({ balance: 10, freeTier: 1 })
+
+    await demo.restartEcho()
+    await page.getByRole('alert').getByText('Your session has ended. Sign in again.').waitFor({ timeout: 10_000 })
+    expect(await violations(page), 'the session ended').toEqual([])
+  })
+
+  it('a keyboard walk: the focus stays on busy buttons, Escape closes the panel from its field, and replaced controls hand the focus on', async () => {
+    const { page } = demo
+    await page.goto(demo.appUrl)
+    const signIn = page.getByRole('button', { name: 'Sign in' })
+    await signIn.waitFor()
+
+    // Enter on Sign in: the button reads Signing in..., keeps the focus, and says it once. (Echo's
+    // page is kept from loading, so the page stays to be looked at.)
+    await page.route('**/api/oauth/authorize**', (route) => route.fulfill({ status: 204 }))
+    await signIn.focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('button', { name: 'Signing in...' }).waitFor()
+    expect(await focused(page)).toBe('button "Signing in..."')
+    expect(await announced(page)).toBe('Signing in...')
+    await page.unroute('**/api/oauth/authorize**')
+    await signInThroughPages(page, demo)
+
+    // The account button: Enter opens the panel, Tab reaches the amount, Escape closes from there.
+    await accountButton(page).focus()
+    await page.keyboard.press('Enter')
+    expect(await accountButton(page).getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press('Tab') // the amount field (the name and figures are text)
+    expect(await focused(page)).toBe('input "Amount (USD)"')
+    await page.keyboard.press('Escape')
+    expect(await accountButton(page).getAttribute('aria-expanded')).toBe('false')
+    expect(await focused(page)).toMatch(/^button "Echo credits /)
+
+    // Enter on Add credits: busy, then failed; the focus never leaves it.
+    await page.keyboard.press('Enter')
+    await page.route('**/api/v1/stripe/payment-link', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Stripe is down"}' }))
+    const addCredits = page.getByRole('region', { name: 'Echo account' }).getByRole('button', { name: 'Add credits' })
+    await addCredits.focus()
+    const [checkout] = await Promise.all([demo.browser.waitForEvent('page'), page.keyboard.press('Enter')])
+    await expect.poll(() => checkout.isClosed()).toBe(true)
+    expect(await focused(page)).toBe('button "Add credits"')
+    await page.unroute('**/api/v1/stripe/payment-link')
+
+    // Enter on the panel's Sign out: the Sign in button that replaces the account takes the focus.
+    await page.getByRole('region', { name: 'Echo account' }).getByRole('button', { name: 'Sign out' }).focus()
+    await page.keyboard.press('Enter')
+    await signIn.waitFor()
+    expect(await focused(page)).toBe('button "Sign in"')
+
+    // The session ending (Echo restarted: the next renewal is refused) with the focus on the account button.
+    await signIn.click()
+    await accountButton(page).waitFor()
+    await demo.restartEcho()
+    await accountButton(page).focus()
+    await signIn.waitFor({ timeout: 10_000 })
+    expect(await focused(page)).toBe('button "Sign in"')
+    await expect.poll(() => announced(page)).toBe('Your session has ended. Sign in again.')
+  })
+})
