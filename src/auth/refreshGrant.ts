@@ -35,12 +35,8 @@ export async function requestRefreshGrant(
   let status: number
   let text: string
   try {
-    const response = await fetch(`${config.apiUrl}/api/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: form,
-      signal,
-    })
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded, a simple CORS request.
+    const response = await fetch(`${config.apiUrl}/api/oauth/token`, { method: 'POST', body: form, signal })
     status = response.status
     text = await response.text()
   } catch (error) {

@@ -53,6 +53,21 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     expect(refreshExpiresAtMs(renewed)).toBe(NOW + 2_592_000_000)
   })
 
+  it('a user without a scope sends none; an answer without an expiry, or with odd fields, keeps what it had', async () => {
+    const { fetch, sent } = answering(() => Response.json({ access_token: 'access-2', refresh_token: 42, scope: '', expires_in: 'soon' }))
+    const unscoped = new User({ access_token: 'access-1', refresh_token: 'refresh-1', token_type: 'Bearer', profile: user.profile }) as RefreshableUser
+    const answer = await requestRefreshGrant(fetch, config, unscoped, { now: NOW, signal: new AbortController().signal })
+    expect((sent[0]!.init!.body as URLSearchParams).has('scope')).toBe(false)
+    expect(answer).toMatchObject({ kind: 'tokens', user: { access_token: 'access-2', refresh_token: 'refresh-1', token_type: 'Bearer' } })
+    expect((answer as { user: User }).user.expires_at).toBeUndefined()
+    expect((answer as { user: User }).user.scope).toBeUndefined()
+  })
+
+  it('a JSON answer that is no object (a list) is not Echo speaking: unreachable', async () => {
+    const answer = await grant(answering(() => Response.json([{ access_token: 'access-2' }])).fetch)
+    expect(answer.kind).toBe('unreachable')
+  })
+
   it('an answer without a refresh token keeps the one that was sent', async () => {
     const answer = await grant(answering(() => Response.json({ access_token: 'access-2', expires_in: 900 })).fetch)
     expect(answer).toMatchObject({ kind: 'tokens', user: { access_token: 'access-2', refresh_token: 'refresh-1' } })
