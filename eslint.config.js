@@ -15,7 +15,7 @@ const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@r
 )
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/', '.stryker-tmp/', 'reports/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/', 'examples/*/.next/', 'examples/*/next-env.d.ts', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -46,6 +46,13 @@ export default tseslint.config(
     files: ['src/api/*.ts', 'src/api/router/**/*.ts', 'src/client.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components'), ...frameworks] }],
+    },
+  },
+  {
+    // echo-rtk/server: config, errors and the framework-free api only (DESIGN §1, §9).
+    files: ['src/server/**/*.ts', 'src/server.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components', 'query'), ...frameworks] }],
     },
   },
   {

@@ -13,7 +13,7 @@ async function addUseClient(file: string): Promise<void> {
 }
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', client: 'src/client.ts', testing: 'src/testing.ts' },
+  entry: { index: 'src/index.ts', client: 'src/client.ts', testing: 'src/testing.ts', server: 'src/server.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

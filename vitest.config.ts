@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^echo-rtk$/, replacement: source('index.ts') },
       { find: /^echo-rtk\/client$/, replacement: source('client.ts') },
       { find: /^echo-rtk\/testing$/, replacement: source('testing.ts') },
+      { find: /^echo-rtk\/server$/, replacement: source('server.ts') },
     ],
   },
   test: {

@@ -31,6 +31,9 @@ const server = createServer((request, response) => {
     response.end(body)
   }
   if (url.pathname === '/ping') return send(200, '{"ok":true}')
+  // For echo-rtk/server's route: Echo's token validation, and a router answer for any bearer.
+  if (url.pathname === '/api/validate-jwt-token') return drain(request, () => send(200, '{"valid":true,"userId":"user-1","appId":"bench-app","scope":"llm:invoke offline_access"}'))
+  if (url.pathname === '/server-router/chat/completions') return drain(request, () => send(200, guarded['/chat/completions']))
   if (url.pathname === '/stats') return send(200, JSON.stringify(state))
   if (url.pathname === '/reset') {
     Object.assign(state, { access: 'access-0', refresh: 'refresh-0', generation: 0, tokenCalls: 0, rejected: 0 })

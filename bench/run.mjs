@@ -10,6 +10,7 @@ import { ECHO_REACT_SDK, ECHO_TYPESCRIPT_SDK, ensureEchoSdkInstalled, installedV
 import { measureFetchOverhead, measureSessionFetchOverhead } from './fetchOverhead.mjs'
 import { measureRefreshStorm } from './refreshStorm.mjs'
 import { runInChild } from './runInChild.mjs'
+import { measureServerRouteOverhead } from './serverRoute.mjs'
 import { startLoopbackServer } from './startServer.mjs'
 import { measureStreamLatency } from './streamLatency.mjs'
 
@@ -58,6 +59,7 @@ const m = {}
 try {
   m.overhead = await attempt('the authorized fetch against bare fetch (10,000 requests each)', () => measureFetchOverhead(server.url))
   m.sessionOverhead = await attempt("useEchoFetch()'s session fetch against bare fetch (10,000 requests each)", () => measureSessionFetchOverhead(server.url))
+  m.serverRoute = await attempt("echo-rtk/server's route against a route passing the token itself (6,000 requests each)", () => measureServerRouteOverhead(server.url))
   m.storm = await attempt('the refresh storm on our client (1,000 concurrent calls, expired token)', () => measureRefreshStorm(server.url))
   m.theirStorm = await attempt(`the refresh storm on ${ECHO_TYPESCRIPT_SDK}'s EchoClient`, async () => {
     const { measureTheirRefreshStorm } = await import('./theirRefreshStorm.mjs')
@@ -183,6 +185,13 @@ const rows = [
     budget: 'at most 1.05×',
     met: (o) => o.ratio <= 1.05,
   }),
+  baselineRow(`echo-rtk/server: a route through echo.route + userFrom (the token verified once, then from the kept verdict) against one passing the token to the router itself: median of ${(m.serverRoute.value?.requests ?? 6000).toLocaleString('en-US')} loopback requests`, m.serverRoute, {
+    ours: (o) => `${o.routedMedianUs.toFixed(1)} µs`,
+    baseline: (o) => `by hand: ${o.directMedianUs.toFixed(1)} µs`,
+    ratio: (o) => `${o.ratio.toFixed(3)}×`,
+    budget: 'at most 1.05× (issue 23)',
+    met: (o) => o.ratio <= 1.05,
+  }),
   baselineRow(`Streaming latency: socket write to event in the caller's loop, median of ${m.stream.value?.events ?? 300} SSE events`, m.stream, {
     ours: (s) => `${s.echoMedianUs.toFixed(0)} µs`,
     baseline: (s) => `raw body bytes: ${s.rawMedianUs.toFixed(0)} µs`,
@@ -280,6 +289,12 @@ react/jsx-runtime external, in a directory of its own whose package.json says \`
   requests leave.
 - Every React measure runs in a child process of its own (one jsdom page, one React copy), with
   React's development build (where the Profiler reports), killed if it has not answered in 90 s.
+- **The server route** (echo-rtk/server). Two routes served over node:http by the same small
+  Web-\`Request\` adapter, each reading the request and calling the router's chat completions with
+  the user's token, then answering its JSON: one through \`echo.route\` and \`user.fetch\` (the token
+  verified with the loopback "Echo" once, then taken from the kept verdict), the other passing the
+  Authorization header on by hand. The median per-request time of 6,000 requests to each, sent one
+  to each in turn after 500 warm-up pairs.
 - **Overhead and streaming** compare echo-rtk with bare \`fetch\` and the raw body in the same run (these
   two rows are not measured on Echo's SDK). The overhead figure is the median
   per-request time of 10,000 sequential requests on each side, in interleaved blocks of 250 after

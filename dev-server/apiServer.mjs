@@ -1,11 +1,12 @@
-// Routes the requests of the API port: /api/v1, userinfo, the login and consent pages, checkout,
-// a small dev control, and everything else to the OpenID provider (authorize, token, jwks, logout).
+// Routes the requests of the API port: /api/v1, userinfo, token validation for app servers, the
+// login and consent pages, checkout, a small dev control, and everything else to the OpenID provider (authorize, token, jwks, logout).
 
 import { allowAnyOrigin, answerPreflight } from './http/cors.mjs'
 import { createApiHandler } from './ledger/api.mjs'
 import { createCheckoutHandler, formatUsd } from './ledger/checkout.mjs'
 import { createInteractionHandler } from './oauth/interactions.mjs'
 import { createUserinfoHandler } from './oauth/userinfo.mjs'
+import { createValidateJwtTokenHandler } from './oauth/validateJwtToken.mjs'
 import { DEMO_APP_ID, DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
 import { escapeHtml, page, readJson, sendHtml, sendJson } from './http/http.mjs'
 import { answerFavicon } from './http/favicon.mjs'
@@ -28,6 +29,7 @@ import { isRecord } from './router/answerText.mjs'
 export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin }) {
   const handleApi = createApiHandler({ apiUrl, ledger, findAccessToken })
   const handleUserinfo = createUserinfoHandler(findAccessToken)
+  const handleValidateJwtToken = createValidateJwtTokenHandler(findAccessToken)
   const handleInteraction = createInteractionHandler({ provider, autoLogin })
   const handleCheckout = createCheckoutHandler({ ledger })
   const handleOidc = provider.callback()
@@ -40,6 +42,7 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
     }
     if (path.startsWith('/api/v1/')) return handleApi(req, res, path)
     if (path === OAUTH_PATHS.userinfo) return handleUserinfo(req, res)
+    if (path === '/api/validate-jwt-token') return handleValidateJwtToken(req, res)
     if (path === '/dev/balance') return setBalance(req, res, ledger)
     if (answerFavicon(req, res, path)) return
     if (path === '/' && req.method === 'GET') {

@@ -1,5 +1,6 @@
 // The packed package as users get it: publint, are-the-types-wrong, and entries that pull in only
-// what they should (echo-rtk/client: no React, no Redux, no oidc-client-ts, nothing DOM-only).
+// what they should (echo-rtk/client and echo-rtk/server: no React, no Redux, no oidc-client-ts,
+// nothing DOM-only).
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
@@ -11,6 +12,9 @@ const allowedImports = {
   'dist/client.cjs': ['async-mutex'],
   'dist/testing.js': ['msw'],
   'dist/testing.cjs': ['msw'],
+  // The app's own server: no React, no Redux, no oidc-client-ts, nothing DOM-only.
+  'dist/server.js': ['async-mutex'],
+  'dist/server.cjs': ['async-mutex'],
   'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
   'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
 }

@@ -22,6 +22,17 @@ export interface EchoConfig {
   scope?: string
   /** The model router host. Defaults to {@link DEFAULT_ROUTER_URL}. */
   baseRouterUrl?: string
+  /**
+   * Your own servers that may receive the user's token (DESIGN §9): `'self'` for the page's
+   * origin, or absolute http(s) URLs (their origin counts). The session's fetch (`useEchoFetch()`)
+   * sends the token there with the session's rules (one shared refresh, `isInsufficientFunds`, the
+   * balance following), and your server checks it with `echo-rtk/server`. None by default: the
+   * token goes only to `apiUrl` and `baseRouterUrl`.
+   *
+   * @example
+   * serverOrigins: ['self'] // a Next.js app's own /api routes
+   */
+  serverOrigins?: readonly string[]
 }
 
 /** An {@link EchoConfig} with every default filled in and every URL checked. */
@@ -33,6 +44,8 @@ export interface ResolvedEchoConfig {
   scope: string
   /** No trailing slash. */
   baseRouterUrl: string
+  /** The origins `serverOrigins` names (`'self'` made the page's), each once; empty when none. */
+  serverOrigins: string[]
 }
 
 /** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
@@ -70,7 +83,20 @@ export function resolveConfig(
     redirectUri: httpUrl('redirectUri', redirectUri, { keepTrailingSlash: true }),
     scope: config.scope ?? DEFAULT_SCOPE,
     baseRouterUrl: httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
+    serverOrigins: serverOriginsOf(config.serverOrigins, origin),
   }
+}
+
+/** The origins of `serverOrigins`, `'self'` as the page's origin; a clear TypeError for anything else. */
+function serverOriginsOf(listed: unknown, pageOrigin: string | undefined): string[] {
+  if (listed === undefined) return []
+  if (!Array.isArray(listed)) throw new TypeError(`EchoConfig.serverOrigins must be a list such as ['self'], got ${describe(listed)}`)
+  const origins = listed.map((entry: unknown) => {
+    if (entry !== 'self') return new URL(httpUrl('serverOrigins', entry)).origin
+    if (pageOrigin === undefined) throw new TypeError("EchoConfig.serverOrigins 'self' means the page's origin, and there is no page here: list the server's URL instead")
+    return pageOrigin
+  })
+  return [...new Set(origins)]
 }
 
 /**
@@ -105,10 +131,10 @@ function describe(value: unknown): string {
 }
 
 /**
- * What makes two configs the same session's: the five fields, as given (a provider compares them
+ * What makes two configs the same session's: the six fields, as given (a provider compares them
  * at every render, so this reads no URL).
  * @internal
  */
-export function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl }: EchoConfig): string {
-  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null])
+export function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins }: EchoConfig): string {
+  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null, serverOrigins ?? null])
 }

@@ -10,6 +10,7 @@ describe('resolveConfig', () => {
       redirectUri: 'http://localhost:5173',
       scope: 'llm:invoke offline_access',
       baseRouterUrl: 'https://echo.router.merit.systems',
+      serverOrigins: [],
     })
     expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
       'https://echo.merit.systems',
@@ -32,7 +33,30 @@ describe('resolveConfig', () => {
       baseRouterUrl: 'http://127.0.0.1:8788',
       redirectUri: 'http://localhost:3000/callback/',
       scope: 'llm:invoke',
+      serverOrigins: [],
     })
+  })
+
+  it("takes serverOrigins as origins: 'self' is the page's, a URL counts for its origin, each once", () => {
+    const { serverOrigins } = resolveConfig(
+      { appId: 'a', serverOrigins: ['self', 'https://api.example.com/v1/chat', 'http://localhost:5173/'] },
+      { origin: 'http://localhost:5173' },
+    )
+    expect(serverOrigins).toEqual(['http://localhost:5173', 'https://api.example.com'])
+  })
+
+  it.each([
+    [['api.example.com'], 'EchoConfig.serverOrigins must be an absolute http(s) URL, got "api.example.com"'],
+    [['*'], 'EchoConfig.serverOrigins must be an absolute http(s) URL, got "*"'],
+    ['self', "EchoConfig.serverOrigins must be a list such as ['self'], got \"self\""],
+  ])('refuses serverOrigins of %j, saying what to give', (serverOrigins, message) => {
+    expect(() => resolveConfig({ appId: 'a', serverOrigins } as unknown as EchoConfig, { origin: 'http://localhost' })).toThrow(message)
+  })
+
+  it("refuses 'self' where there is no page to take the origin of", () => {
+    expect(() => resolveConfig({ appId: 'a', redirectUri: 'https://app.example.com', serverOrigins: ['self'] }, { origin: undefined })).toThrow(
+      "EchoConfig.serverOrigins 'self' means the page's origin, and there is no page here: list the server's URL instead",
+    )
   })
 
   it.each([undefined, '', '   ', 42])('refuses an appId of %j, naming the field and the value', (appId) => {

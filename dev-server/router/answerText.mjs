@@ -11,21 +11,27 @@
 
 /**
  * The answer to a language request in any style (OpenAI chat, responses or completions,
- * Anthropic messages, Google contents).
+ * Anthropic messages, Google contents): `text` when given (a tool's result put in words), else
+ * one that quotes what the user said.
  * @param {Record<string, unknown>} body
  * @param {number | undefined} maxTokens the caller's output limit, if any
+ * @param {string} [text]
  * @returns {TextAnswer}
  */
-export function answerFor(body, maxTokens) {
-  const said = lastUserText(body).trim().split(/\s+/).filter(Boolean)
-  const snippet = said.length > 8 ? `${said.slice(0, 8).join(' ')}…` : said.join(' ')
-  const text = said.length
-    ? `Hello from the Echo dev server. You said: "${snippet}". This deterministic answer streams in token by token and is billed per token.`
-    : 'Hello from the Echo dev server. You said nothing, so here is a deterministic answer that streams in token by token and is billed per token.'
+export function answerFor(body, maxTokens, text = defaultText(body)) {
   const all = splitTokens(text)
   const limit = maxTokens !== undefined && Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : Infinity
   const tokens = all.slice(0, limit)
   return { tokens, text: tokens.join(''), inputTokens: countTokens(collectText(body)), truncated: tokens.length < all.length }
+}
+
+/** @param {Record<string, unknown>} body */
+function defaultText(body) {
+  const said = lastUserText(body).trim().split(/\s+/).filter(Boolean)
+  const snippet = said.length > 8 ? `${said.slice(0, 8).join(' ')}…` : said.join(' ')
+  return said.length
+    ? `Hello from the Echo dev server. You said: "${snippet}". This deterministic answer streams in token by token and is billed per token.`
+    : 'Hello from the Echo dev server. You said nothing, so here is a deterministic answer that streams in token by token and is billed per token.'
 }
 
 /**

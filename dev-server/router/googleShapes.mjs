@@ -36,6 +36,27 @@ export const generateContent = {
   },
 }
 
+/** A call of the request's first tool in Google's shape: a `functionCall` part. */
+export const generateContentToolCall = {
+  /** @param {TextContext} ctx @param {import('./toolCalls.mjs').ToolCall} call */
+  complete({ id, model, answer }, call) {
+    return {
+      candidates: [{ content: { parts: [{ functionCall: { name: call.name, args: call.args } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: usage(answer, answer.tokens.length),
+      modelVersion: model,
+      responseId: id,
+    }
+  },
+  /**
+   * @param {TextContext} ctx
+   * @param {import('./toolCalls.mjs').ToolCall} call
+   * @returns {Frame[]}
+   */
+  stream(ctx, call) {
+    return [{ events: [{ data: generateContentToolCall.complete(ctx, call) }], tokens: ctx.answer.tokens.length }]
+  },
+}
+
 /**
  * @param {import('./answerText.mjs').TextAnswer} answer
  * @param {number} sent output tokens so far

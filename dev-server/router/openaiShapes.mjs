@@ -74,6 +74,53 @@ export const chatCompletions = {
   },
 }
 
+/**
+ * A call of the request's first tool, in chat completions' shape, whole and streamed: the
+ * assistant's `tool_calls`, `finish_reason: 'tool_calls'`.
+ */
+export const chatCompletionsToolCall = {
+  /** @param {TextContext} ctx @param {import('./toolCalls.mjs').ToolCall} call */
+  complete(ctx, call) {
+    const { id, created, model } = ctx
+    const toolCall = { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }
+    return {
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null, annotations: [] }, logprobs: null, finish_reason: 'tool_calls' }],
+      usage: usageOf(ctx),
+      service_tier: 'default',
+      system_fingerprint: null,
+    }
+  },
+  /**
+   * @param {TextContext} ctx
+   * @param {import('./toolCalls.mjs').ToolCall} call
+   * @returns {Frame[]}
+   */
+  stream(ctx, call) {
+    const { id, created, model } = ctx
+    const withUsage = wantsUsage(ctx)
+    /** @param {Record<string, unknown>} delta @param {string | null} finish */
+    const chunk = (delta, finish = null) => ({
+      data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
+    })
+    return [
+      { events: [chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })], tokens: 0 },
+      { events: [chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] })], tokens: ctx.answer.tokens.length },
+      {
+        events: [
+          chunk({}, 'tool_calls'),
+          ...(withUsage ? [{ data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [], usage: usageOf(ctx) } }] : []),
+          { data: '[DONE]' },
+        ],
+        tokens: 0,
+      },
+    ]
+  },
+}
+
 export const completions = {
   /** @param {TextContext} ctx */
   complete(ctx) {
@@ -137,12 +184,61 @@ export const responses = {
   },
 }
 
+/** A call of the request's first tool in the Responses API's shape: a `function_call` output item. */
+export const responsesToolCall = {
+  /** @param {TextContext} ctx @param {import('./toolCalls.mjs').ToolCall} call */
+  complete(ctx, call) {
+    return responseObject(ctx, 'done', [functionCallItem(ctx, call, 'completed')])
+  },
+  /**
+   * @param {TextContext} ctx
+   * @param {import('./toolCalls.mjs').ToolCall} call
+   * @returns {Frame[]}
+   */
+  stream(ctx, call) {
+    let sequence = 0
+    /** @param {string} type @param {Record<string, unknown>} fields */
+    const event = (type, fields) => ({ event: type, data: { type, sequence_number: sequence++, ...fields } })
+    const item = functionCallItem(ctx, call, 'completed')
+    const at = { item_id: item.id, output_index: 0 }
+    return [
+      {
+        events: [
+          event('response.created', { response: responseObject(ctx, 'started') }),
+          event('response.in_progress', { response: responseObject(ctx, 'started') }),
+          event('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } }),
+        ],
+        tokens: 0,
+      },
+      { events: [event('response.function_call_arguments.delta', { ...at, delta: item.arguments })], tokens: ctx.answer.tokens.length },
+      {
+        events: [
+          event('response.function_call_arguments.done', { ...at, arguments: item.arguments }),
+          event('response.output_item.done', { output_index: 0, item }),
+          event('response.completed', { response: responseObject(ctx, 'done', [item]) }),
+        ],
+        tokens: 0,
+      },
+    ]
+  },
+}
+
+/**
+ * @param {TextContext} ctx
+ * @param {import('./toolCalls.mjs').ToolCall} call
+ * @param {string} status
+ */
+function functionCallItem(ctx, call, status) {
+  return { id: `fc_${ctx.id.replace(/^resp_/, '')}`, type: 'function_call', status, call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) }
+}
+
 /**
  * The Responses API's response object, before its output (`started`) or with it (`done`).
  * @param {TextContext} ctx
  * @param {'started' | 'done'} phase
+ * @param {unknown[]} [output] what it answered, when done: the message by default
  */
-function responseObject(ctx, phase) {
+function responseObject(ctx, phase, output) {
   const { id, created, model, answer, body } = ctx
   const done = phase === 'done'
   return {
@@ -155,7 +251,7 @@ function responseObject(ctx, phase) {
     instructions: typeof body.instructions === 'string' ? body.instructions : null,
     max_output_tokens: typeof body.max_output_tokens === 'number' ? body.max_output_tokens : null,
     model,
-    output: done ? [messageItem(ctx)] : [],
+    output: done ? (output ?? [messageItem(ctx)]) : [],
     parallel_tool_calls: true,
     temperature: typeof body.temperature === 'number' ? body.temperature : 1,
     tool_choice: 'auto',

@@ -6,10 +6,11 @@
 
 import { BodyTooLargeError, HttpError, readBody, sendJson } from '../http/http.mjs'
 import { allowAnyOrigin, answerPreflight } from '../http/cors.mjs'
-import { answerFor, isRecord } from './answerText.mjs'
-import { chatCompletions, completions, responses } from './openaiShapes.mjs'
-import { messages } from './anthropicShapes.mjs'
-import { generateContent } from './googleShapes.mjs'
+import { answerFor, countTokens, isRecord, splitTokens } from './answerText.mjs'
+import { chatCompletions, chatCompletionsToolCall, completions, responses, responsesToolCall } from './openaiShapes.mjs'
+import { messages, messagesToolCall } from './anthropicShapes.mjs'
+import { generateContent, generateContentToolCall } from './googleShapes.mjs'
+import { toolCallFor, toolResultOf } from './toolCalls.mjs'
 import { planGoogleEmbedding, planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
 import { findModel } from './models.mjs'
 import { writeFrames } from './sse.mjs'
@@ -26,6 +27,7 @@ import { FAVICON_LINK, answerFavicon } from '../http/favicon.mjs'
  * @typedef {object} TextEndpoint
  * @property {'text'} kind
  * @property {{ complete: (ctx: import('./openaiShapes.mjs').TextContext) => unknown, stream: (ctx: import('./openaiShapes.mjs').TextContext) => import('./openaiShapes.mjs').Frame[] }} shape
+ * @property {{ complete: (ctx: import('./openaiShapes.mjs').TextContext, call: import('./toolCalls.mjs').ToolCall) => unknown, stream: (ctx: import('./openaiShapes.mjs').TextContext, call: import('./toolCalls.mjs').ToolCall) => import('./openaiShapes.mjs').Frame[] }} [toolCall] how it answers with a call of the request's first tool
  * @property {string} idPrefix
  * @property {(body: Record<string, unknown>) => unknown} maxTokens
  * @property {boolean} [alwaysStreams]
@@ -43,10 +45,10 @@ const SPENT = 'Your Echo balance and the free tier of this app are spent: top up
 
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const OPENAI_AND_ANTHROPIC = {
-  '/chat/completions': { kind: 'text', shape: chatCompletions, idPrefix: 'chatcmpl-dev-', maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens },
-  '/responses': { kind: 'text', shape: responses, idPrefix: 'resp_dev', maxTokens: (body) => body.max_output_tokens },
+  '/chat/completions': { kind: 'text', shape: chatCompletions, toolCall: chatCompletionsToolCall, idPrefix: 'chatcmpl-dev-', maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens },
+  '/responses': { kind: 'text', shape: responses, toolCall: responsesToolCall, idPrefix: 'resp_dev', maxTokens: (body) => body.max_output_tokens },
   '/completions': { kind: 'text', shape: completions, idPrefix: 'cmpl-dev-', maxTokens: (body) => body.max_tokens },
-  '/messages': { kind: 'text', shape: messages, idPrefix: 'msg_dev_', maxTokens: (body) => body.max_tokens },
+  '/messages': { kind: 'text', shape: messages, toolCall: messagesToolCall, idPrefix: 'msg_dev_', maxTokens: (body) => body.max_tokens },
   '/embeddings': { kind: 'embedding', plan: planOpenAiEmbeddings },
   '/images/generations': { kind: 'image', plan: planOpenAiImages },
   '/audio/transcriptions': { kind: 'transcription', multipart: true, plan: planTranscription },
@@ -55,8 +57,8 @@ const OPENAI_AND_ANTHROPIC = {
 
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const GOOGLE = {
-  generateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens },
-  streamGenerateContent: { kind: 'text', shape: generateContent, idPrefix: 'dev-', maxTokens: googleMaxTokens, alwaysStreams: true },
+  generateContent: { kind: 'text', shape: generateContent, toolCall: generateContentToolCall, idPrefix: 'dev-', maxTokens: googleMaxTokens },
+  streamGenerateContent: { kind: 'text', shape: generateContent, toolCall: generateContentToolCall, idPrefix: 'dev-', maxTokens: googleMaxTokens, alwaysStreams: true },
   predict: { kind: 'image', plan: planGooglePredict },
   embedContent: { kind: 'embedding', plan: planGoogleEmbedding },
   batchEmbedContents: { kind: 'embedding', plan: planGoogleEmbeddings },
@@ -94,18 +96,24 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
       const { endpoint } = route
       if (endpoint.kind === 'text') {
         const textEndpoint = /** @type {TextEndpoint} */ (endpoint)
-        const answer = answerFor(body, numberOrUndefined(textEndpoint.maxTokens(body)))
+        // A request offering tools is answered with a call of the first; once it carries the result, with words using it.
+        const call = textEndpoint.toolCall && toolCallFor(body, `call_dev_${answered}`)
+        const result = toolResultOf(body)
+        const answer = call
+          ? { tokens: splitTokens(JSON.stringify(call.args)), text: JSON.stringify(call.args), inputTokens: countTokens(JSON.stringify(body)), truncated: false }
+          : answerFor(body, numberOrUndefined(textEndpoint.maxTokens(body)), result && `The tool ${result.name} answered: ${result.result}. That is from your server, put in words by the Echo dev server.`)
         const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
         // The token's client is the app the call is for (an Echo app is an OAuth client): its free tier is drawn first.
         const draw = ledger.charge(access.clientId, cost)
         if (!draw) return paymentRequired(res, SPENT)
         const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
+        const shape = call && textEndpoint.toolCall ? { complete: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.complete(c, call), stream: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.stream(c, call) ?? [] } : textEndpoint.shape
         if (textEndpoint.alwaysStreams || body.stream === true) {
-          const { tokensSent } = await writeFrames(res, textEndpoint.shape.stream(ctx), { delayMs: streamDelayMs })
+          const { tokensSent } = await writeFrames(res, shape.stream(ctx), { delayMs: streamDelayMs })
           // Tokens the client never received (it went away) are not billed.
           ledger.refund(draw, (answer.tokens.length - tokensSent) * model.outputMicros)
         } else {
-          sendJson(res, 200, textEndpoint.shape.complete(ctx))
+          sendJson(res, 200, shape.complete(ctx))
         }
         return
       }

@@ -1,6 +1,6 @@
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
-import { assertTokenOrigin, originsOf } from './tokenOrigins'
+import { assertTokenOrigin, originOf, originsOf, saysTokenRefused } from './tokenOrigins'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 
 /** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
@@ -35,12 +35,21 @@ export interface EchoFetchOptions extends RefreshCoordinatorOptions {
    * when left out.
    */
   allowedOrigins?: readonly string[] | undefined
+  /**
+   * Your own servers that may receive the token too, e.g. `['https://app.example.com']` (their
+   * routes check it with `echo-rtk/server`). From there a 401 is refreshed for only when it says
+   * the token was refused (`WWW-Authenticate: Bearer error="invalid_token"`); the app's own 401s
+   * are left alone.
+   */
+  serverOrigins?: readonly string[] | undefined
 }
 
 /** @internal */
-export interface AuthorizedSendOptions extends EchoFetchOptions {
+export interface AuthorizedSendOptions extends Omit<EchoFetchOptions, 'allowedOrigins' | 'serverOrigins'> {
   /** `false` for a fixed API key: a 401 is final, there is nothing to refresh. */
   canRefresh?: boolean
+  /** Whether a 401 to `input` means the token was refused (and is worth a refresh); any 401 when left out. */
+  tokenRefused?: ((input: RequestInfo | URL, response: Response) => boolean) | undefined
 }
 
 /**
@@ -48,7 +57,7 @@ export interface AuthorizedSendOptions extends EchoFetchOptions {
  * shared refresh and retries once, marked `X-Retry: true`, never again.
  * @internal
  */
-export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, ...options }: AuthorizedSendOptions): AuthorizedSend {
+export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, tokenRefused, ...options }: AuthorizedSendOptions): AuthorizedSend {
   const fetchFn: FetchFunction = fetch ?? ((input, init) => globalThis.fetch(input, init))
   const coordinator = canRefresh ? RefreshCoordinator.for(tokenProvider, options) : undefined
   const tokens = coordinator ?? tokenProvider
@@ -61,7 +70,7 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
     if (token === null || token === '') throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Not authenticated' })
     const replay = input instanceof Request && input.body !== null ? input.clone() : input
     const response = await fetchFn(...withToken(input, init, token, false))
-    if (response.status !== 401 || coordinator === undefined) return { response }
+    if (response.status !== 401 || coordinator === undefined || tokenRefused?.(input, response) === false) return { response }
     if (signal?.aborted) throw signal.reason
 
     let freshToken: string
@@ -92,16 +101,24 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: echoFetch })
  */
 export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
-  const { allowedOrigins, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
-  const sendAuthorized = createAuthorizedSend({ ...sendOptions, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
-  const origins = allowedOrigins === undefined ? undefined : originsOf(allowedOrigins, "createEchoFetch's allowedOrigins")
+  const { allowedOrigins, serverOrigins, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
+  const servers = originsOf(serverOrigins ?? [], "createEchoFetch's serverOrigins")
+  // From the app's own servers only a 401 that says so means the Echo token was refused.
+  const tokenRefused = servers.length === 0 ? undefined : (input: RequestInfo | URL, response: Response) => !servers.includes(originOf(input) ?? '') || saysTokenRefused(response)
+  const sendAuthorized = createAuthorizedSend({ ...sendOptions, tokenRefused, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
+  const origins = allowedOrigins === undefined ? undefined : [...originsOf(allowedOrigins, "createEchoFetch's allowedOrigins"), ...servers]
   return async (input, init) => {
     if (origins !== undefined) assertTokenOrigin(input, origins)
     return (await sendAuthorized(input, init)).response
   }
 }
 
-function withToken(
+/**
+ * `fetch`'s arguments with the user's token as the bearer (replacing any SDK credential header),
+ * marked as the one retry when `isRetry`.
+ * @internal
+ */
+export function withToken(
   input: RequestInfo | URL,
   init: RequestInit,
   token: string,

@@ -22,12 +22,40 @@ export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly st
   const url = urlOf(input)
   // Most calls are absolute URLs under an allowed origin: a prefix says so without parsing.
   if (origins.some((allowed) => url.startsWith(`${allowed}/`))) return
-  const origin = httpOrigin(url, (globalThis as { location?: { href?: string } }).location?.href)
+  const origin = originOf(input)
   if (origin !== null && origins.includes(origin)) return
   throw new EchoError({
     code: 'UNKNOWN_ERROR',
     message: `Refusing to send the user's Echo token to ${origin ?? JSON.stringify(url)}: it goes only to ${origins.join(' and ')}. Set your model client's baseURL to the Echo router`,
   })
+}
+
+/**
+ * The http(s) origin `input` goes to, a relative URL read against the page (as `fetch` reads it);
+ * `null` when it is none.
+ * @internal
+ */
+export function originOf(input: RequestInfo | URL): string | null {
+  return httpOrigin(urlOf(input), (globalThis as { location?: { href?: string } }).location?.href)
+}
+
+/**
+ * Whether a 401 from one of the app's own servers says the user's Echo token was refused
+ * (RFC 6750: `WWW-Authenticate: Bearer error="invalid_token"`, as `echo-rtk/server` answers), and
+ * not the app's own sign-in: only then is the token refreshed for it.
+ * @internal
+ */
+export function saysTokenRefused(response: Response): boolean {
+  return /\bBearer\b.*\berror="?invalid_token\b/i.test(response.headers.get('www-authenticate') ?? '')
+}
+
+/**
+ * Whether a 402 from one of the app's own servers says the user is out of Echo credits
+ * (`X-Echo-Reason: insufficient-funds`, as `echo-rtk/server` answers), and not the app's own paywall.
+ * @internal
+ */
+export function saysOutOfCredits(response: Response): boolean {
+  return response.headers.get('x-echo-reason') === 'insufficient-funds'
 }
 
 function httpOrigin(url: string, base?: string): string | null {

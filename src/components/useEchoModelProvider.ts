@@ -1,18 +1,8 @@
 import { useMemo } from 'react'
 
-import type { FetchFunction } from '../api/tokenProvider'
+import type { EchoModelProviderSettings } from '../api/modelProviderSettings'
 import { useEchoContext } from './EchoContext'
 import { useEchoFetch } from './useEchoFetch'
-
-/** What `useEchoModelProvider` hands its factory: the settings every AI SDK provider takes. */
-export interface EchoModelProviderSettings {
-  /** The config's `baseRouterUrl`: every provider's paths are served at the router's root. */
-  baseURL: string
-  /** A placeholder the provider requires; the user's token replaces it on every request. */
-  apiKey: string
-  /** The session's {@link useEchoFetch}. */
-  fetch: FetchFunction
-}
 
 /**
  * An AI SDK provider bound to the signed-in user: `factory({ baseURL, apiKey: 'echo', fetch })`,

@@ -10,7 +10,7 @@ import { startDemo } from '../../scripts/startDemo.mjs'
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const ARTIFACTS = join(import.meta.dirname, 'artifacts')
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -1,5 +1,5 @@
 import { DEFAULT_ROUTER_URL, httpUrl } from '../../config'
-import { createAuthorizedSend } from '../authorizedFetch'
+import { createAuthorizedSend, type AuthorizedSend } from '../authorizedFetch'
 import { requireTokenProvider } from '../tokenProvider'
 import type { AnthropicMessage, AnthropicStreamEvent, MessageRequest } from './anthropicTypes'
 import type { EchoRouter, EchoRouterOptions } from './EchoRouter'
@@ -24,9 +24,12 @@ export function createEchoRouter(options: EchoRouterOptions): EchoRouter {
   const { baseRouterUrl = DEFAULT_ROUTER_URL, tokenProvider, fetch, ...coordination } = options ?? ({} as Partial<EchoRouterOptions>)
   const routerUrl = httpUrl('baseRouterUrl', baseRouterUrl)
   const tokens = requireTokenProvider(tokenProvider, 'createEchoRouter')
-  const sendAuthorized = createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) })
-  const transport = createRouterTransport(sendAuthorized, routerUrl)
+  return routerOver(createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) }), routerUrl)
+}
 
+/** The router's methods over an authorized send (`echo-rtk/server` gives one that never refreshes). @internal */
+export function routerOver(sendAuthorized: AuthorizedSend, routerUrl: string): EchoRouter {
+  const transport = createRouterTransport(sendAuthorized, routerUrl)
   return {
     ...openAiRoutes(transport),
     messages: {

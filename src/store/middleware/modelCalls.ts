@@ -2,7 +2,7 @@ import { createEchoFetch } from '../../api/authorizedFetch'
 import { sessionEchoApi } from '../../api/query/sessionEchoApi'
 import { createEchoRouter } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
-import { urlOf } from '../../api/tokenOrigins'
+import { originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import { whenBodyEnds } from '../../api/whenBodyEnds'
 import { insufficientFundsDetected } from '../balanceSlice'
@@ -13,11 +13,14 @@ export const BALANCE_REFETCH_DELAY_MS = 300
 
 /**
  * The plain fetch under every model call of a store's session, which keeps the store told about
- * the money: a 402 marks the user out of credits, and when a router answer ends (read through,
- * streamed to its end, stopped or failed) the balance is refetched, once for a burst of calls.
+ * the money: a 402 marks the user out of credits, and when an answer that billed the user ends
+ * (the router's, or an app server's route that spent the token there: read through, streamed to
+ * its end, stopped or failed) the balance is refetched, once for a burst of calls. From the app's
+ * own servers only a 402 that says so (`X-Echo-Reason: insufficient-funds`) is Echo's.
  */
 const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onStop }) => {
-  const routerOrigin = `${new URL(session.config.baseRouterUrl).origin}/`
+  const routerOrigin = new URL(session.config.baseRouterUrl).origin
+  const servers = session.config.serverOrigins
   let pending: unknown
   let endedWhileWaiting = false
   onStop(() => {
@@ -42,10 +45,13 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
   }
   return async (input, init) => {
     const response = await environment.fetch(input, init)
-    if (response.status === 402) dispatch(insufficientFundsDetected())
+    const origin = originOf(input)
+    const fromServer = origin !== null && servers.includes(origin)
+    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) dispatch(insufficientFundsDetected())
     // A 401 is cured by the refresh and sent again; only the answer that counts is watched. Only
-    // the router bills (and a call to Echo's own API may be the balance call itself).
-    if (response.status === 401 || !urlOf(input).startsWith(routerOrigin)) return response
+    // the router bills, directly or behind an app's route (a call to Echo's own API may be the
+    // balance call itself).
+    if (response.status === 401 || (origin !== routerOrigin && !fromServer)) return response
     // An answer of known length was billed whole before it was sent; only a stream (which has
     // none) is billed as it goes, so only a stream is watched to its end (watching costs a copy).
     if (response.headers.has('content-length')) {
@@ -59,13 +65,14 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
 /**
  * The session's authorized fetch for any model client (`useEchoFetch()`): the user's token, the
  * one shared refresh and marked retry, the money kept in the store, and the token sent only to the
- * session's API and router origins.
+ * session's API and router origins and the app's own `serverOrigins`.
  */
 export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) =>
   createEchoFetch({
     tokenProvider: session.coordinator,
     fetch: owned(billedFetch),
     allowedOrigins: [session.config.apiUrl, session.config.baseRouterUrl],
+    serverOrigins: session.config.serverOrigins,
   })
 
 /** The model router of a store's session, on the same billed fetch. */

@@ -1,0 +1,9 @@
+import { Chat } from './chat'
+
+export default function Page() {
+  return (
+    <main>
+      <Chat />
+    </main>
+  )
+}

@@ -1,0 +1,11 @@
+// echo-rtk/server: your own server, billed to the user (DESIGN §9). No React, DOM or Redux.
+export { createEchoServer } from './server/createEchoServer'
+export type { EchoRouteHandler, EchoServer, EchoServerOptions } from './server/createEchoServer'
+export type { EchoServerRequest } from './server/bearerToken'
+export type { EchoServerUser } from './server/serverUser'
+export { EchoError, isInsufficientFunds } from './errors'
+export type { EchoErrorCode, EchoErrorData } from './errors'
+export type { EchoModelProviderSettings } from './api/modelProviderSettings'
+export type { FetchFunction } from './api/tokenProvider'
+export type { EchoRouter } from './api/router/EchoRouter'
+export type { EchoClient } from './api/EchoClient'
