@@ -67,6 +67,11 @@ export function resolveConfig(
   if (config === null || typeof config !== 'object') {
     throw new TypeError(`EchoConfig must be an object with at least an appId, got ${describe(config)}`)
   }
+  for (const [echoName, ours] of Object.entries(ECHO_SDK_NAMES)) {
+    if (echoName in config) {
+      throw new TypeError(`EchoConfig.${echoName} is the name Echo's React SDK uses: echo-rtk calls it ${ours} (left as it is, it would be ignored and Echo's own host used)`)
+    }
+  }
   const { appId } = config
   if (typeof appId !== 'string' || appId.trim() === '') {
     throw new TypeError(`EchoConfig.appId is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`)
@@ -97,6 +102,26 @@ function serverOriginsOf(listed: unknown, pageOrigin: string | undefined): strin
     return pageOrigin
   })
   return [...new Set(origins)]
+}
+
+/** Config names of Echo's React SDK that echo-rtk spells differently: silently ignored, they would send sign-in to Echo's own host. */
+const ECHO_SDK_NAMES: Readonly<Record<string, keyof EchoConfig>> = { baseEchoUrl: 'apiUrl' }
+
+const CONFIG_KEYS: readonly (keyof EchoConfig)[] = ['appId', 'apiUrl', 'redirectUri', 'scope', 'baseRouterUrl', 'serverOrigins']
+
+/**
+ * What a config holds that echo-rtk does not read, each as a sentence naming the key and, when it
+ * is a misspelling of one (`apiURL`, `redirectUrl`), the name meant: for a development warning.
+ * @internal
+ */
+export function unknownConfigKeys(config: EchoConfig): string[] {
+  const simplified = (key: string) => key.toLowerCase().replace(/url$|uri$/, 'url')
+  return Object.keys(config)
+    .filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key))
+    .map((key) => {
+      const meant = CONFIG_KEYS.find((known) => simplified(known) === simplified(key))
+      return `echo-rtk: EchoConfig.${key} is not a setting of echo-rtk and is ignored${meant === undefined ? ` (it reads ${CONFIG_KEYS.join(', ')})` : `: did you mean ${meant}?`}`
+    })
 }
 
 /**

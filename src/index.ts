@@ -34,7 +34,9 @@ export {
   selectEchoError,
   selectEchoUser,
   selectFreeTierBalance,
+  selectCredit,
   selectIsAuthenticated,
+  selectIsBalanceLoading,
   selectIsInsufficientFunds,
   selectIsReconnecting,
 } from './store/selectors'
@@ -64,5 +66,6 @@ export { useEchoFetch } from './components/useEchoFetch'
 export { useEchoModelProvider } from './components/useEchoModelProvider'
 export { useEchoRouter } from './components/useEchoRouter'
 export type { UseEchoResult } from './components/useEcho'
+export type { OpenCheckoutOptions } from './components/openCheckout'
 export { insufficientFundsDetected } from './store/balanceSlice'
 export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/displayText'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig, type EchoConfig } from '../src/client'
+import { unknownConfigKeys } from '../src/config'
 
 describe('resolveConfig', () => {
   it('fills the three defaults and takes the page origin as redirect URI', () => {
@@ -82,5 +83,22 @@ describe('resolveConfig', () => {
 
   it('refuses a config that is not an object', () => {
     expect(() => resolveConfig(null as unknown as EchoConfig)).toThrow('EchoConfig must be an object with at least an appId, got null')
+  })
+
+  it("refuses Echo's React SDK's name for the API host, naming echo-rtk's: sign-in would otherwise go to Echo's own host", () => {
+    const config = { appId: 'a', baseEchoUrl: 'http://127.0.0.1:8787' } as unknown as EchoConfig
+    expect(() => resolveConfig(config, { origin: 'http://localhost' })).toThrow(
+      "EchoConfig.baseEchoUrl is the name Echo's React SDK uses: echo-rtk calls it apiUrl (left as it is, it would be ignored and Echo's own host used)",
+    )
+  })
+
+  it('names every key it does not read, and the one meant when it is a misspelling', () => {
+    const config = { appId: 'a', apiURL: 'x', redirectUrl: 'y', theme: 'dark' } as unknown as EchoConfig
+    expect(unknownConfigKeys(config)).toEqual([
+      'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
+      'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
+      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins)',
+    ])
+    expect(unknownConfigKeys({ appId: 'a', apiUrl: 'x', serverOrigins: ['self'] })).toEqual([])
   })
 })

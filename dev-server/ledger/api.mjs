@@ -37,9 +37,14 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       return DEMO_APP
     },
     'GET /api/v1/balance': () => ledger.balance(),
+    // Echo's SDKs ask for the free tier both ways: POST with { echoAppId } (older), GET by id (today's).
     'POST /api/v1/balance/free': (_req, body) => {
-      const echoAppId = requireString(body, 'echoAppId')
-      const freeTier = ledger.freeTier(echoAppId)
+      const freeTier = ledger.freeTier(requireString(body, 'echoAppId'))
+      if (!freeTier) throw notFound()
+      return freeTier
+    },
+    'GET /api/v1/balance/:id/free': (_req, _body, [id]) => {
+      const freeTier = ledger.freeTier(id ?? '')
       if (!freeTier) throw notFound()
       return freeTier
     },

@@ -2,9 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactEleme
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { displayNameOf } from '../auth/displayText'
-import { freeCreditOf, paidBalanceOf } from '../store/creditAmounts'
-import type { EchoRootState } from '../store/echoReducer'
-import { selectBalance, selectEchoUser, selectFreeTierBalance, selectIsAuthenticated, selectIsInsufficientFunds, selectIsReconnecting } from '../store/selectors'
+import { selectCredit, selectEchoUser, selectIsAuthenticated, selectIsInsufficientFunds, selectIsReconnecting } from '../store/selectors'
 import { useAnnounce } from './EchoAnnouncer'
 import { EchoBalance, formatUsd } from './EchoBalance'
 import { EchoSignIn } from './EchoSignIn'
@@ -23,12 +21,6 @@ export interface EchoAccountProps {
   className?: string
   /** Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate` in a test. */
   signInNavigate?: (url: string) => void
-}
-
-/** What the user can spend, paid and free together; `null` until the balance is known. */
-function selectCredit(state: EchoRootState): number | null {
-  const paid = paidBalanceOf(selectBalance(state))
-  return paid === null ? null : paid + (freeCreditOf(selectFreeTierBalance(state)) ?? 0)
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react'
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { freeTierLeftOf, paidBalanceOf } from '../store/creditAmounts'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectBalance, selectFreeTierBalance } from '../store/selectors'
+import { selectBalance, selectFreeTierBalance, selectIsBalanceLoading } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'
 
 /** Props of {@link EchoBalance}. */
@@ -36,7 +36,7 @@ const selectBalanceStatus = (state: EchoRootState) => state.echo.balance.status
 
 /**
  * The paid balance in US dollars and, when the app has a free tier, what is left of it (never
- * below $0.00), each labelled for screen readers (`Balance $12.34 Free tier $0.50`). Subscribes to the balance alone: a token refresh does not re-render it. A field
+ * below $0.00), shown together once both are in (`…` until then), each labelled for screen readers (`Balance $12.34 Free tier $0.50`). Subscribes to the balance alone: a token refresh does not re-render it. A field
  * the server left out or sent oddly shows as `—`.
  *
  * @example
@@ -46,13 +46,14 @@ export function EchoBalance({ className, live = false }: EchoBalanceProps): Reac
   const balance = useEchoSelector(selectBalance)
   const freeTier = useEchoSelector(selectFreeTierBalance)
   const status = useEchoSelector(selectBalanceStatus)
-  const loading = status === 'loading' && balance === null
+  // Both figures at once: nothing is shown until the paid balance and the free tier are both in.
+  const loading = useEchoSelector(selectIsBalanceLoading)
   const failed = status === 'failed' && balance === null
   return (
     <span className={className} aria-busy={loading} aria-live={live ? 'polite' : undefined} data-echo-balance={failed ? 'failed' : ''}>
       <span style={visuallyHidden}>Balance </span>
-      <span data-echo-balance-paid="">{balance !== null ? formatUsd(paidBalanceOf(balance)) : failed ? BALANCE_FAILED : '…'}</span>
-      {freeTier !== null && (
+      <span data-echo-balance-paid="">{failed ? BALANCE_FAILED : balance !== null && !loading ? formatUsd(paidBalanceOf(balance)) : '…'}</span>
+      {freeTier !== null && !loading && (
         <span data-echo-balance-free="">
           {' '}
           Free tier {formatUsd(freeTierLeftOf(freeTier))}

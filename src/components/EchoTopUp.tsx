@@ -4,9 +4,9 @@ import { useEchoSelector } from '../api/query/echoReduxContext'
 import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
 import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
-import { createPaymentLink } from '../store/thunks'
 import { OUT_OF_CREDITS, useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
+import { openCheckout } from './openCheckout'
 
 /** Why `Add credits` does nothing for the amount typed. */
 const AMOUNT_HINT = 'Enter an amount of at least $1.'
@@ -35,14 +35,6 @@ export interface EchoTopUpProps {
    */
   navigate?: (url: string) => void
   onError?: (error: Error) => void
-}
-
-/** An empty tab for checkout, cut off from this page (`opener` cleared); `null` when the browser refuses. */
-function openBlankTab(): Window | null {
-  // jsdom and some embedded browsers answer `undefined` rather than `null`.
-  const tab = window.open('', '_blank') ?? null
-  if (tab !== null) tab.opener = null
-  return tab
 }
 
 /**
@@ -81,18 +73,13 @@ export function EchoTopUp({
   const addCredits = async () => {
     // A busy or refused button stays focusable (it says why); its press does nothing.
     if (busy || refused) return
-    // Opened now, while the click still counts as the user's: a tab opened after an await may be blocked.
-    const checkoutTab = navigate === undefined && checkoutIn === 'new-tab' ? openBlankTab() : null
+    const opening = openCheckout(store, { amount, description, successUrl }, { checkoutIn, navigate })
     setBusy(true)
     setProblem(null)
     announce(OPENING_CHECKOUT)
     try {
-      const url = await store.dispatch(createPaymentLink({ amount, description, successUrl }, { checkoutIn: checkoutTab === null && navigate === undefined ? 'this-tab' : checkoutIn }))
-      if (navigate !== undefined) navigate(url)
-      else if (checkoutTab !== null) checkoutTab.location.replace(url)
-      else window.location.assign(url)
+      await opening
     } catch (error) {
-      checkoutTab?.close()
       const failure = error instanceof Error ? error : new Error('The payment link could not be created')
       // Shown here, tied to the button; it is said once, as useEcho().error (which apps show as an alert).
       setProblem(failure.message)

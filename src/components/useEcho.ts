@@ -7,9 +7,10 @@ import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
 import type { AuthStatus } from '../store/authSlice'
 import type { EchoRootState } from '../store/echoReducer'
-import { quietWhileReconnecting } from '../store/selectors'
-import { createPaymentLink, getToken, refreshBalance, signIn, signOut } from '../store/thunks'
+import { quietWhileReconnecting, selectCredit, selectIsBalanceLoading } from '../store/selectors'
+import { createPaymentLink, getToken, refreshBalance, signIn, signOut, type CreatePaymentLinkOptions } from '../store/thunks'
 import { useEchoContext } from './EchoContext'
+import { openCheckout, type OpenCheckoutOptions } from './openCheckout'
 
 /** What `useEcho()` returns. */
 export interface UseEchoResult {
@@ -26,30 +27,49 @@ export interface UseEchoResult {
   error: string | null
   balance: Balance | null
   freeTierBalance: FreeTierBalance | null
+  /**
+   * What the user can spend, in US dollars: the paid balance and the free tier the router can still
+   * draw, together; `null` until both have arrived, so a header shows one figure, once.
+   */
+  credit: number | null
+  /** Signed in, and the paid balance or the free tier has not arrived yet. */
+  isBalanceLoading: boolean
   /** Echo answered 402: the user's credit is spent. */
   isInsufficientFunds: boolean
-  signIn(): Promise<void>
-  signOut(): Promise<void>
+  signIn: () => Promise<void>
+  signOut: () => Promise<void>
   /** Refetches the balance; rejects with `Not authenticated` when nobody is signed in. */
-  refreshBalance(): Promise<Balance>
+  refreshBalance: () => Promise<Balance>
   /**
    * Creates a payment link and resolves to its URL; rejects with `Not authenticated` when nobody
-   * is signed in. `description` defaults to `Echo Credits`, `successUrl` to the page origin.
+   * is signed in. `description` defaults to `Echo Credits`, `successUrl` to the page origin. With
+   * `{ checkoutIn }`, the success URL is marked so that checkout's return tells the app's other
+   * tabs at once and, in a tab the app opened, closes itself (what `openCheckout` does for you).
    */
-  createPaymentLink(amount: number, description?: string, successUrl?: string): Promise<string>
+  createPaymentLink: (amount: number, description?: string, successUrl?: string, options?: CreatePaymentLinkOptions) => Promise<string>
+  /**
+   * Echo's checkout from your own button, as `<EchoTopUp>` opens it: call it in the click handler.
+   * A new tab by default, opened at once (no popup blocker) and closed by itself once paid, while
+   * this tab shows the new balance; `{ checkoutIn: 'this-tab' }` for this tab.
+   */
+  openCheckout: (amount: number, options?: OpenCheckoutOptions & { description?: string; successUrl?: string }) => Promise<void>
   /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
-  getToken(): Promise<string | null>
+  getToken: () => Promise<string | null>
   config: ResolvedEchoConfig
 }
 
 /** Everything useEcho shows, picked so that a token refresh alone changes none of it. */
-const selectEchoView = ({ echo: { auth, balance } }: EchoRootState) => ({
+const selectEchoView = (state: EchoRootState) => selectView(state, state.echo)
+
+const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo']) => ({
   user: auth.user,
   status: auth.status,
   isReconnecting: auth.isReconnecting,
   authError: auth.error,
   balance: balance.balance,
   freeTierBalance: balance.freeTierBalance,
+  credit: selectCredit(state),
+  isBalanceLoading: selectIsBalanceLoading(state),
   balanceError: balance.error,
   paymentError: balance.paymentError,
   isInsufficientFunds: balance.isInsufficientFunds,
@@ -71,7 +91,10 @@ export function useEcho(): UseEchoResult {
       signOut: () => store.dispatch(signOut()),
       refreshBalance: () => store.dispatch(refreshBalance()),
       // The request's own defaults apply: `Echo Credits`, and the page origin (SPEC §5).
-      createPaymentLink: (amount: number, description?: string, successUrl?: string) => store.dispatch(createPaymentLink({ amount, description, successUrl })),
+      createPaymentLink: (amount: number, description?: string, successUrl?: string, options?: CreatePaymentLinkOptions) =>
+        store.dispatch(createPaymentLink({ amount, description, successUrl }, options)),
+      openCheckout: (amount: number, { description, successUrl, ...options }: OpenCheckoutOptions & { description?: string; successUrl?: string } = {}) =>
+        openCheckout(store, { amount, description, successUrl }, options),
       getToken: () => store.dispatch(getToken()),
     }),
     [store],
@@ -86,6 +109,8 @@ export function useEcho(): UseEchoResult {
     error: (authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError)?.message ?? null,
     balance: view.balance,
     freeTierBalance: view.freeTierBalance,
+    credit: view.credit,
+    isBalanceLoading: view.isBalanceLoading,
     isInsufficientFunds: view.isInsufficientFunds,
     ...actions,
     config,

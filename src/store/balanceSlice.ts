@@ -12,7 +12,10 @@ export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
 export interface BalanceState {
   balance: Balance | null
   freeTierBalance: FreeTierBalance | null
+  /** The paid balance's request. */
   status: BalanceStatus
+  /** The free tier's request: with `status`, it says when both figures are in. */
+  freeTierStatus: BalanceStatus
   error: EchoErrorData | null
   /** Why the last payment link could not be made; cleared by the next attempt. */
   paymentError: EchoErrorData | null
@@ -24,6 +27,7 @@ export const initialBalanceState: BalanceState = {
   balance: null,
   freeTierBalance: null,
   status: 'idle',
+  freeTierStatus: 'idle',
   error: null,
   paymentError: null,
   isInsufficientFunds: false,
@@ -62,8 +66,16 @@ export const balanceSlice = createSlice({
         state.status = 'failed'
         state.error = payload ?? { code: 'UNKNOWN_ERROR', message: 'The balance could not be loaded' }
       })
+      .addMatcher(getFreeBalance.matchPending, (state) => {
+        state.freeTierStatus = 'loading'
+      })
+      .addMatcher(getFreeBalance.matchRejected, (state, { meta }) => {
+        // The free tier is extra: an app without one shows the paid balance alone.
+        if (!meta.aborted && !meta.condition) state.freeTierStatus = 'failed'
+      })
       .addMatcher(getFreeBalance.matchFulfilled, (state, { payload }) => {
         state.freeTierBalance = payload
+        state.freeTierStatus = 'succeeded'
         if (showsFreeCredit(payload)) state.isInsufficientFunds = false
       })
       .addMatcher(createPaymentLink.matchPending, (state) => {

@@ -2,6 +2,7 @@ import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoUser } from '../auth/echoUser'
 import type { EchoErrorData } from '../errors'
 import type { AuthStatus } from './authSlice'
+import { freeCreditOf, paidBalanceOf } from './creditAmounts'
 import type { EchoRootState } from './echoReducer'
 
 /** `'loading'` until the session has read storage, then `'authenticated'` or `'unauthenticated'`. */
@@ -25,4 +26,25 @@ export const selectEchoError = (state: EchoRootState): EchoErrorData | null =>
 /** `error`, unless it is a network failure while the session is reconnecting. @internal */
 export function quietWhileReconnecting(error: EchoErrorData | null, isReconnecting: boolean): EchoErrorData | null {
   return isReconnecting && error?.code === 'NETWORK_ERROR' ? null : error
+}
+
+/** Whether the free tier has arrived, or will not (its request failed: an app without one). */
+const freeTierSettled = ({ echo: { balance } }: EchoRootState): boolean => balance.freeTierBalance !== null || balance.freeTierStatus === 'failed'
+
+/**
+ * What the user can spend, in US dollars: the paid balance and what the router can still draw of
+ * the free tier, together; `null` until both have arrived, so a header shows one figure, once
+ * (never the paid balance alone, then the sum). Kept while either is refetched.
+ */
+export const selectCredit = (state: EchoRootState): number | null => {
+  const paid = paidBalanceOf(state.echo.balance.balance)
+  if (paid === null || !freeTierSettled(state)) return null
+  return paid + (freeCreditOf(state.echo.balance.freeTierBalance) ?? 0)
+}
+
+/** Signed in, and the paid balance or the free tier has not arrived yet (neither has failed for good). */
+export const selectIsBalanceLoading = (state: EchoRootState): boolean => {
+  if (state.echo.auth.status !== 'authenticated') return false
+  const { balance, status } = state.echo.balance
+  return (balance === null && status !== 'failed') || !freeTierSettled(state)
 }

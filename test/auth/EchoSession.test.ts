@@ -4,8 +4,8 @@ import { inspect } from 'node:util'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoClient, echoApi, getToken, signIn, signOut, type EchoStore } from 'echo-rtk'
-import { sessionOf, echoStoresPerTest } from '../support/echoStores'
+import { EchoClient, echoApi, getToken, signIn, signOut, startEchoSession, stopEchoSession, type EchoConfig, type EchoStore } from 'echo-rtk'
+import { CONFIG, sessionOf, echoStoresPerTest } from '../support/echoStores'
 import { APP_ID, APP_URL, ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
 
@@ -124,6 +124,16 @@ describe('sign-in', () => {
     const store = newStore()
     expect(auth(store).status).toBe('unauthenticated')
     expect(window.location.search).toBe('?code=theirs&state=not-ours')
+  })
+})
+
+describe('a config with keys echo-rtk does not read', () => {
+  it('is pointed out once, in development, naming the key and the one meant', () => {
+    const logWarning = vi.fn()
+    const store = newStore({ logWarning }, { ...CONFIG, redirectUrl: 'http://localhost:3000' } as EchoConfig)
+    store.dispatch(stopEchoSession())
+    store.dispatch(startEchoSession({ ...CONFIG, redirectUrl: 'http://localhost:3000' } as EchoConfig))
+    expect(logWarning.mock.calls).toEqual([['echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?']])
   })
 })
 

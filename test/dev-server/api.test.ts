@@ -73,6 +73,16 @@ describe('the eight /api/v1 endpoints', () => {
     })
   })
 
+  test('GET /api/v1/balance/{appId}/free, the route Echo’s SDKs call today, answers the same free tier; another app’s is a 404', async () => {
+    const byId = await get(`/api/v1/balance/${dev.appId}/free`)
+    const byBody = await post('/api/v1/balance/free', { echoAppId: dev.appId })
+    const other = await get('/api/v1/balance/another-app/free')
+
+    expect(byId.status).toBe(200)
+    expect(await byId.json()).toEqual(await byBody.json())
+    expect(other.status).toBe(404)
+  })
+
   test('POST /api/v1/balance/free without an app id is a 400 with errors', async () => {
     const response = await post('/api/v1/balance/free', {})
 
@@ -132,6 +142,7 @@ describe('the eight /api/v1 endpoints', () => {
     ['GET', '/api/v1/apps/x'],
     ['GET', '/api/v1/balance'],
     ['POST', '/api/v1/balance/free'],
+    ['GET', '/api/v1/balance/x/free'],
     ['GET', '/api/v1/supported-models'],
     ['POST', '/api/v1/stripe/payment-link'],
     ['GET', '/api/v1/user'],
@@ -211,6 +222,15 @@ describe('model ids', () => {
 
     expect(ids.size).toBeGreaterThanOrEqual(5)
     expect([...ids].filter((id) => !listed.has(id))).toEqual([])
+  })
+
+  test('Echo’s own chat catalogue is served, the templates’ gpt-5 among it, and the dev server’s README lists every model', async () => {
+    const listed = await supportedIds()
+    const readme = readFileSync(new URL('../../dev-server/README.md', import.meta.url), 'utf8')
+    const inReadme = new Set([...readme.slice(readme.indexOf('## Models')).matchAll(/`([\w.-]+)`/g)].map((match) => match[1]))
+
+    expect(['gpt-5', 'gpt-5-mini', 'o3', 'claude-sonnet-4-5-20250929', 'gemini-2.5-pro'].filter((id) => !listed.has(id))).toEqual([])
+    expect([...listed].filter((id) => !inReadme.has(id))).toEqual([])
   })
 
   test('the model ids of the README’s coming examples are listed too', async () => {

@@ -49,6 +49,22 @@ describe('credits and model calls in the demo', () => {
     expect(page.url()).toBe(`${demo.appUrl}/`)
   })
 
+  it("tops up from the app's own button (useEcho().openCheckout): the same self-closing checkout tab, this tab updated with no focus event", async () => {
+    const { page, browser } = demo
+    const focusEvents = await page.evaluate(() => {
+      const seen = { count: 0 }
+      window.addEventListener('focus', () => (seen.count += 1))
+      ;(window as unknown as { focusSeen: typeof seen }).focusSeen = seen
+      return seen.count
+    })
+    const before = dollars(await shownBalance(page))
+    const [checkout] = await Promise.all([browser.waitForEvent('page'), page.getByRole('button', { name: 'Add $5' }).click()])
+    await checkout.getByRole('button', { name: /^Pay/ }).click()
+    await new Promise<void>((resolve) => checkout.once('close', () => resolve()))
+    await expect.poll(() => shownBalance(page), { timeout: 2_000 }).toBe(`$${(before + 5).toFixed(2)}`)
+    expect(await page.evaluate(() => (window as unknown as { focusSeen: { count: number } }).focusSeen.count)).toBe(focusEvents)
+  })
+
   it('holds a useChat conversation of two turns, each streamed in, the credit going down after each answer', async () => {
     const { page } = demo
     const conversation = page.getByRole('list', { name: 'Conversation' })
@@ -56,6 +72,8 @@ describe('credits and model calls in the demo', () => {
     for (const [turn, question] of ['What are Echo credits?', 'And how do I get more?'].entries()) {
       const before = await shownCredit(page)
       await page.getByLabel('Question').fill(question)
+      // The question is in the form's state before it is sent.
+      await expect.poll(() => page.getByLabel('Question').inputValue()).toBe(question)
       await page.getByRole('button', { name: 'Ask' }).click()
       await expect.poll(async () => ((await answers.nth(turn).textContent()) ?? '').length).toBeGreaterThan(0)
       const partial = (await answers.nth(turn).textContent()) ?? ''
@@ -71,10 +89,18 @@ describe('credits and model calls in the demo', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'chat-two-turns.png'), fullPage: true })
   })
 
-  it('draws an image and speaks a text through the router', async () => {
+  it('draws images (the AI SDK through useEchoFetch) and speaks a text; no call that completed is reported aborted', async () => {
     const { page } = demo
-    await page.getByRole('button', { name: 'Draw' }).click()
-    await page.getByRole('img', { name: /^Generated:/ }).waitFor()
+    const failed: string[] = []
+    page.on('requestfailed', (request) => failed.push(`${new URL(request.url()).pathname}: ${request.failure()?.errorText}`))
+    const drawn = page.getByRole('img', { name: /^Generated:/ })
+    for (let image = 1; image <= 24; image += 1) {
+      await page.getByLabel('Prompt').fill(`A lighthouse, take ${image}`)
+      await page.getByRole('button', { name: 'Draw' }).click()
+      await expect.poll(() => drawn.getAttribute('alt')).toBe(`Generated: A lighthouse, take ${image}`)
+    }
+    // Each answer arrived whole: Chromium must not list any of them as cancelled (net::ERR_ABORTED).
+    expect(failed).toEqual([])
     await page.getByRole('button', { name: 'Speak' }).click()
     await page.locator('audio[aria-label="Speech"]').waitFor()
   })

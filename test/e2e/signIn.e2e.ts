@@ -13,9 +13,20 @@ afterAll(async () => {
 })
 
 describe('signing in to the demo through the real pages', () => {
-  it('goes through Echo login and consent, and comes back signed in with the balance', async () => {
+  it('goes through Echo login and consent, and comes back signed in with the balance, shown once: no figure before the total', async () => {
     const { page } = demo
+    // Every text the header's credit shows, in order, from the page's first paint.
+    await page.addInitScript(() => {
+      const shown: string[] = []
+      ;(window as unknown as { creditsShown: string[] }).creditsShown = shown
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-echo-account-button]')?.textContent?.trim()
+        if (text !== undefined && text !== shown.at(-1)) shown.push(text)
+      }).observe(document, { subtree: true, childList: true, characterData: true })
+    })
     await signInThroughPages(page, demo)
+    await expect.poll(() => accountButton(page).textContent()).toBe(' $11.00')
+    expect(await page.evaluate(() => (window as unknown as { creditsShown: string[] }).creditsShown)).toEqual(['…', '$11.00'])
     expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(`Signed in as ${demo.testUser.name}`)
     await page.keyboard.press('Escape')
     const address = new URL(page.url())

@@ -121,6 +121,7 @@ describe('balance', () => {
     expect(store.getState().echo.balance).toEqual({
       balance: null,
       freeTierBalance: null,
+      freeTierStatus: 'idle',
       status: 'idle',
       error: null,
       paymentError: null,

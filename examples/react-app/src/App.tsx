@@ -5,6 +5,16 @@ import { echoConfig } from './echoConfig'
 import { ImageMaker } from './ImageMaker'
 import { Speech } from './Speech'
 
+/** A top-up from the app's own button: the same checkout as <EchoTopUp> (a tab of its own, closed once paid). */
+function QuickTopUp() {
+  const { openCheckout } = useEcho()
+  return (
+    <button type="button" className="quick-top-up" onClick={() => void openCheckout(5).catch(() => undefined)}>
+      Add $5
+    </button>
+  )
+}
+
 function ErrorLine() {
   const { error } = useEcho()
   return error === null ? null : <p role="alert" className="error">{error}</p>
@@ -33,6 +43,7 @@ export function App({ signInNavigate }: { signInNavigate?: (url: string) => void
             <h2 id="credits">Credits</h2>
             <EchoBalance className="balance" live />
             <EchoTopUp className="top-up" />
+            <QuickTopUp />
           </section>
           <Chat />
           <ImageMaker />

@@ -1,12 +1,14 @@
+import { createOpenAI } from '@ai-sdk/openai'
+import { generateImage } from 'ai'
 import { useState, type FormEvent } from 'react'
 
-import { useEchoRouter } from 'echo-rtk'
+import { useEchoModelProvider } from 'echo-rtk'
 
 import { useModelCall } from './useModelCall'
 
-/** One image from a prompt (the router's default is 4; one is enough to look at). */
+/** One image from a prompt, with the AI SDK through the user's session (as Echo's react-image template draws). */
 export function ImageMaker() {
-  const router = useEchoRouter()
+  const openai = useEchoModelProvider(createOpenAI)
   const [prompt, setPrompt] = useState('A lighthouse at dawn')
   const [image, setImage] = useState<{ src: string; prompt: string } | null>(null)
   const { busy, problem, run } = useModelCall()
@@ -14,15 +16,13 @@ export function ImageMaker() {
   function make(event: FormEvent) {
     event.preventDefault()
     void run(async () => {
-      const { data } = await router.images.generate({ model: 'gpt-image-1', prompt, n: 1 })
-      const first = data[0]
-      const src = first?.b64_json ? `data:image/png;base64,${first.b64_json}` : first?.url
-      setImage(src === undefined ? null : { src, prompt })
+      const { image: drawn } = await generateImage({ model: openai.image('gpt-image-1'), prompt, n: 1, size: '1024x1024' })
+      setImage({ src: `data:${drawn.mediaType};base64,${drawn.base64}`, prompt })
     })
   }
 
   return (
-    <section aria-labelledby="image">
+    <section aria-labelledby="image" className="image">
       <h2 id="image">Image</h2>
       <form onSubmit={make}>
         <label htmlFor="prompt">Prompt</label>

@@ -52,14 +52,36 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
     // the router bills, directly or behind an app's route (a call to Echo's own API may be the
     // balance call itself).
     if (response.status === 401 || (origin !== routerOrigin && !fromServer)) return response
-    // An answer of known length was billed whole before it was sent; only a stream (which has
-    // none) is billed as it goes, so only a stream is watched to its end (watching costs a copy).
+    // A whole answer (of known length, or JSON) was billed before it was sent; only a stream is
+    // billed as it goes, so only a stream is watched to its end.
     if (response.headers.has('content-length')) {
       refetchBalanceSoon()
       return response
     }
+    if (!isStream(response)) {
+      refetchBalanceSoon()
+      return readWhole(response)
+    }
     return whenBodyEnds(response, init?.signal, refetchBalanceSoon)
   }
+}
+
+/** Whether an answer without a length streams: anything but JSON (Echo's router sends streams with no Content-Type at all). */
+function isStream(response: Response): boolean {
+  return !/[/+]json\b/i.test(response.headers.get('content-type') ?? '')
+}
+
+/**
+ * A JSON answer sent in chunks, read whole by the browser itself and handed on from memory. A body
+ * read chunk by chunk in script (as the AI SDK's clients read it) is, in Chromium, sometimes listed
+ * as a cancelled request once done (net::ERR_ABORTED, though every byte came), which DevTools and
+ * monitoring report as a failure; the browser's own reading is not.
+ */
+async function readWhole(response: Response): Promise<Response> {
+  const body = await response.arrayBuffer()
+  const whole = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  Object.defineProperty(whole, 'url', { value: response.url })
+  return whole
 }
 
 /**

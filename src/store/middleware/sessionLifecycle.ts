@@ -3,7 +3,7 @@ import type { Dispatch } from '@reduxjs/toolkit'
 import { otherConfigMessage } from '../../api/query/setupMessages'
 import { EchoSession } from '../../auth/EchoSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
-import { configKey, resolveConfig, type EchoConfig } from '../../config'
+import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import { sessionReports } from './sessionReports'
 
 /** A store's one session (never module-global): made at the first start, kept for the store's life. */
@@ -32,6 +32,8 @@ export function sessionLifecycle(dispatch: Dispatch, overrides: Partial<EchoEnvi
         throw new Error(otherConfigMessage(session.config.appId, session.config.apiUrl))
       }
       environment ??= sessionEnvironment(overrides)
+      // Bundlers replace NODE_ENV, and drop the warning from production builds.
+      if (session === undefined && process.env.NODE_ENV !== 'production') for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
       session ??= new EchoSession(resolved, sessionReports(dispatch), environment)
       session.start()
       return session
