@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-// Imports point one way (DESIGN §1): config/errors <- api <- auth <- store <- components <- index.
+// Imports point one way (DESIGN §1): config/errors <- api <- auth <- api/query <- store <- components <- index.
 // Each layer lists what it must never reach for.
 const higherLayers = (...layers) =>
   layers.map((layer) => ({
@@ -56,16 +56,16 @@ export default tseslint.config(
     },
   },
   {
-    // RTK Query and the react-redux context its hooks read: Redux and React allowed, nothing above.
+    // RTK Query over the session and the react-redux context its hooks read: Redux and React allowed, nothing above.
     files: ['src/api/query/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: higherLayers('auth', 'store', 'components') }],
+      'no-restricted-imports': ['error', { patterns: higherLayers('store', 'components') }],
     },
   },
   {
     files: ['src/auth/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: higherLayers('store', 'components') }],
+      'no-restricted-imports': ['error', { patterns: higherLayers('query', 'store', 'components') }],
     },
   },
   {

@@ -1,7 +1,7 @@
 import type { Store } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../api/query/sessionEchoApi'
-import { getEchoSession, isGetEchoSession } from '../api/query/echoSessionPort'
+import { getStoreSession, isGetStoreSession } from '../api/query/storeSession'
 import { missingMiddlewareMessage, missingReducersMessage } from '../api/query/setupMessages'
 
 /** Throws a message naming `echoReducers` when a store's state lacks them. */
@@ -13,5 +13,5 @@ export function assertEchoReducers(state: unknown): void {
 /** Throws a message naming what to add when `store` lacks echo-rtk's reducers or its middleware. */
 export function assertEchoStore(store: Pick<Store, 'getState' | 'dispatch'>): void {
   assertEchoReducers(store.getState())
-  if (isGetEchoSession(store.dispatch(getEchoSession()))) throw new Error(missingMiddlewareMessage())
+  if (isGetStoreSession(store.dispatch(getStoreSession()))) throw new Error(missingMiddlewareMessage())
 }

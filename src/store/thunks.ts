@@ -1,19 +1,17 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../api/query/sessionEchoApi'
-import { echoSessionOf } from '../api/query/echoSessionPort'
 import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
 import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
-import type { EchoSession } from '../auth/EchoSession'
 import type { SignInOptions } from '../auth/sessionReporter'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
 import { sessionEchoFetch, sessionRouter } from './middleware/modelCalls'
-import { ownedBy } from './middleware/storeOwned'
+import { storeSessionOf } from '../api/query/storeSession'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -24,13 +22,13 @@ type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, Un
 export const signIn =
   (options: SignInOptions = {}): EchoThunk<void> =>
   (dispatch) =>
-    echoSessionOf<EchoSession>(dispatch).signIn(options)
+    storeSessionOf(dispatch).session.signIn(options)
 
 /** Signs out here and in the other tabs. */
-export const signOut = (): EchoThunk<void> => (dispatch) => echoSessionOf<EchoSession>(dispatch).signOut()
+export const signOut = (): EchoThunk<void> => (dispatch) => storeSessionOf(dispatch).session.signOut()
 
 /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
-export const getToken = (): EchoThunk<string | null> => (dispatch) => echoSessionOf<EchoSession>(dispatch).getToken()
+export const getToken = (): EchoThunk<string | null> => (dispatch) => storeSessionOf(dispatch).session.getToken()
 
 /**
  * Refetches the balance and the free tier now; resolves to the balance. Rejects with an
@@ -39,7 +37,7 @@ export const getToken = (): EchoThunk<string | null> => (dispatch) => echoSessio
  */
 export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
   if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-  const { appId } = echoSessionOf<EchoSession>(dispatch).config
+  const { appId } = storeSessionOf(dispatch).session.config
   const options = { forceRefetch: true, subscribe: false } as const
   const [balance] = await Promise.all([
     dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
@@ -72,7 +70,7 @@ export const createPaymentLink =
   (request: PaymentLinkRequest, { checkoutIn }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-    const { apiUrl } = echoSessionOf<EchoSession>(dispatch).config
+    const { apiUrl } = storeSessionOf(dispatch).session.config
     const returnTo = request?.successUrl ?? pageOrigin()
     const marked = checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn) } : request
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
@@ -99,7 +97,7 @@ function notAuthenticated(action?: string): EchoError {
  * const router = store.dispatch(getEchoRouter())
  */
 export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  ownedBy(dispatch, sessionRouter)
+  storeSessionOf(dispatch).owned(sessionRouter)
 
 /**
  * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
@@ -110,4 +108,4 @@ export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown,
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: store.dispatch(getEchoFetch()), dangerouslyAllowBrowser: true })
  */
 export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  ownedBy(dispatch, sessionEchoFetch)
+  storeSessionOf(dispatch).owned(sessionEchoFetch)

@@ -1,15 +1,15 @@
 import { afterEach, vi } from 'vitest'
 
-import { getEchoSession } from '../../src/api/query/echoSessionPort'
 import type { EchoSession } from '../../src/auth/EchoSession'
 import type { EchoEnvironment } from '../../src/auth/environment'
+import { storeSessionOf } from '../../src/api/query/storeSession'
 import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'
 import { APP_ID, APP_URL, ECHO } from './fakeEcho'
 
 export const CONFIG: EchoConfig = { appId: APP_ID, apiUrl: ECHO, redirectUri: APP_URL }
 
 /** The session a store's middleware holds. */
-export const sessionOf = (store: EchoStore): EchoSession => store.dispatch(getEchoSession()) as never
+export const sessionOf = (store: EchoStore): EchoSession => storeSessionOf(store.dispatch).session
 
 /** A Web Locks stand-in shared by the "tabs" of one test: one holder per name at a time. */
 export function fakeLocks(): NonNullable<EchoEnvironment['locks']> {

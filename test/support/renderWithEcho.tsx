@@ -5,9 +5,9 @@ import { StrictMode, type ReactNode } from 'react'
 
 import { EchoProvider, echoReducers, type EchoConfig, type EchoRootState } from 'echo-rtk'
 
-import { isGetEchoSession } from '../../src/api/query/echoSessionPort'
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
+import { isGetStoreSession, type StoreSession } from '../../src/api/query/storeSession'
 import { CONFIG } from './echoStores'
 
 /** Renders `ui` inside `<EchoProvider>`, in StrictMode as every test here does. */
@@ -29,14 +29,16 @@ export function storeWithSessionOverrides(overrides: Record<string, unknown>, en
   const [apiMiddleware, sessionMiddleware] = createEchoMiddleware({ environment: { locks: undefined, openChannel: undefined, ...environment } })
   const override: Middleware = () => (next) => (action) => {
     const answer = next(action)
-    if (!isGetEchoSession(action) || answer === undefined) return answer
-    return new Proxy(answer as object, {
-      get: (session, name) => {
+    if (!isGetStoreSession(action) || answer === undefined) return answer
+    const { session, owned } = answer as StoreSession
+    const overridden = new Proxy(session, {
+      get: (target, name) => {
         if (typeof name === 'string' && name in overrides) return overrides[name]
-        const value: unknown = Reflect.get(session, name, session)
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(session) : value
+        const value: unknown = Reflect.get(target, name, target)
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },
     })
+    return { session: overridden, owned }
   }
   return configureStore({
     reducer: echoReducers,

@@ -1,47 +1,42 @@
 import { buildCreateApi, coreModule, reactHooksModule, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
+import type { Middleware } from '@reduxjs/toolkit'
 import { skipToken } from '@reduxjs/toolkit/query'
 
-import { getAppRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
-import type { AppList, EchoAccount, EchoApp, FreeTierBalance, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
+import type { FreeTierBalance } from '../wireTypes'
 import type { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
-import { echoSessionOf } from './echoSessionPort'
-import { API_SETTINGS, sessionEchoApi, sessionEndpoints, type EchoEndpointBuilder } from './sessionEchoApi'
-
-/** The endpoints an app calls through hooks or `echoApi` (the session calls none of them). */
-const appEndpoints = (build: EchoEndpointBuilder) => ({
-  getApps: build.query<AppList, void>({
-    query: listAppsRequest,
-    providesTags: ['App'],
-  }),
-  getApp: build.query<EchoApp, string>({
-    query: (id) => () => getAppRequest(id),
-    providesTags: (_app, _error, id) => [{ type: 'App', id }],
-  }),
-  getSupportedModels: build.query<SupportedModelsResponse, void>({
-    query: getSupportedModelsRequest,
-    providesTags: ['Models'],
-  }),
-  getUser: build.query<EchoAccount, void>({
-    query: getUserRequest,
-    providesTags: ['User'],
-  }),
-  registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
-    query: (request) => () => registerReferralRequest(request),
-    invalidatesTags: ['User', 'Balance'],
-  }),
-})
+import { getStoreSession, isGetStoreSession, storeSessionOf } from './storeSession'
+import { API_SETTINGS, echoApiEndpoints, sessionEchoApi } from './sessionEchoApi'
 
 /**
- * The hooks API over the store's `echoApi` slice: the same eight endpoints, with RTK Query's
- * hooks, reading the store of the nearest <EchoProvider>. The store's own API (no hooks) learns
- * the app's endpoints too, since its middleware keeps their cache. Both make the same actions and
- * read the same slice, so a call from either is one call.
+ * `echoApi.middleware`: the store's API's middleware, unless `echoMiddleware` already runs it in
+ * this store (asked once, at the first action). Mounted as well, by RTK Query habit, it must
+ * neither run that middleware twice nor be the same function twice (Redux Toolkit refuses a store
+ * with one middleware listed twice); mounted alone, the session's own message says what is missing.
+ */
+const echoApiMiddleware: Middleware = (store) => {
+  const apiMiddleware = sessionEchoApi.middleware(store)
+  return (next) => {
+    const handle = apiMiddleware(next)
+    let echoMiddlewareRunsIt: boolean | undefined
+    return (action) => {
+      if (isGetStoreSession(action)) return next(action)
+      echoMiddlewareRunsIt ??= !isGetStoreSession(store.dispatch(getStoreSession()))
+      return echoMiddlewareRunsIt ? next(action) : handle(action)
+    }
+  }
+}
+
+/**
+ * The store's API with RTK Query's hooks, reading the store of the nearest <EchoProvider>. Its
+ * endpoints are the store's API's and its reducer is the store's API's own, so a store that mounts
+ * `echoApi.reducer` at `echoApi` as well, by RTK Query habit, still has one API, and RTK Query's
+ * check that a slice and its middleware belong together holds. Both make the same actions for the
+ * same slice, so a call from either is one call.
  */
 function createEchoApi() {
-  sessionEchoApi.injectEndpoints({ endpoints: appEndpoints })
   const createApi = buildCreateApi(coreModule(), reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }))
-  return createApi({ ...API_SETTINGS, endpoints: (build) => ({ ...sessionEndpoints(build), ...appEndpoints(build) }) })
+  return Object.assign(createApi({ ...API_SETTINGS, endpoints: echoApiEndpoints }), { reducer: sessionEchoApi.reducer, middleware: echoApiMiddleware })
 }
 
 /**
@@ -97,7 +92,7 @@ export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ 
 /** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
 export const useGetFreeBalanceQuery = /* @__PURE__ */ signedInQuery<(typeof echoApi)['useGetFreeBalanceQuery'], FreeBalanceQueryHook>(
   /* @__PURE__ */ hookOf('useGetFreeBalanceQuery'),
-  (dispatch) => echoSessionOf(dispatch).config.appId,
+  (dispatch) => storeSessionOf(dispatch).session.config.appId,
 )
 export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetSupportedModelsQuery'))
 export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')

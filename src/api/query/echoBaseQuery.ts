@@ -1,7 +1,7 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query'
 
 import { EchoError, type EchoErrorData } from '../../errors'
-import { echoSessionOf } from './echoSessionPort'
+import { storeSessionOf } from './storeSession'
 import { requestJson, type JsonRequest } from '../requestJson'
 
 /** A request, or a function that builds it (and may refuse bad input by throwing). */
@@ -14,7 +14,7 @@ export type EchoQueryArgs = JsonRequest | (() => JsonRequest)
  */
 export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> = async (args, api) => {
   try {
-    const session = echoSessionOf(api.dispatch)
+    const { session } = storeSessionOf(api.dispatch)
     const request = typeof args === 'function' ? args() : args
     return { data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }) }
   } catch (error) {

@@ -1,17 +1,44 @@
 import { buildCreateApi, coreModule, type EndpointBuilder } from '@reduxjs/toolkit/query'
 
-import { createPaymentLinkRequest, getBalanceRequest, getFreeBalanceRequest } from '../echoRequests'
-import type { Balance, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse } from '../wireTypes'
+import {
+  createPaymentLinkRequest,
+  getAppRequest,
+  getBalanceRequest,
+  getFreeBalanceRequest,
+  getSupportedModelsRequest,
+  getUserRequest,
+  listAppsRequest,
+  registerReferralRequest,
+} from '../echoRequests'
+import type {
+  AppList,
+  Balance,
+  EchoAccount,
+  EchoApp,
+  FreeTierBalance,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  ReferralRequest,
+  ReferralResponse,
+  SupportedModelsResponse,
+} from '../wireTypes'
 import { echoBaseQuery } from './echoBaseQuery'
 
 /** What both API objects over the `echoApi` slice are made of. */
 export const API_SETTINGS = { reducerPath: 'echoApi', baseQuery: echoBaseQuery, tagTypes: ['Balance', 'App', 'User', 'Models'] } as const
 
-/** The endpoint builder of the `echoApi` slice. */
-export type EchoEndpointBuilder = EndpointBuilder<typeof echoBaseQuery, (typeof API_SETTINGS.tagTypes)[number], typeof API_SETTINGS.reducerPath>
+type EchoEndpointBuilder = EndpointBuilder<typeof echoBaseQuery, (typeof API_SETTINGS.tagTypes)[number], typeof API_SETTINGS.reducerPath>
 
-/** The endpoints the session itself calls: the balance and the payment link. */
-export const sessionEndpoints = (build: EchoEndpointBuilder) => ({
+/** Echo's eight API calls as RTK Query endpoints: the session calls the balance and the payment link, an app any of them. */
+export const echoApiEndpoints = (build: EchoEndpointBuilder) => ({
+  getApps: build.query<AppList, void>({
+    query: listAppsRequest,
+    providesTags: ['App'],
+  }),
+  getApp: build.query<EchoApp, string>({
+    query: (id) => () => getAppRequest(id),
+    providesTags: (_app, _error, id) => [{ type: 'App', id }],
+  }),
   getBalance: build.query<Balance, void>({
     query: getBalanceRequest,
     providesTags: ['Balance'],
@@ -20,16 +47,29 @@ export const sessionEndpoints = (build: EchoEndpointBuilder) => ({
     query: (echoAppId) => () => getFreeBalanceRequest(echoAppId),
     providesTags: ['Balance'],
   }),
+  getSupportedModels: build.query<SupportedModelsResponse, void>({
+    query: getSupportedModelsRequest,
+    providesTags: ['Models'],
+  }),
   createPaymentLink: build.mutation<PaymentLinkResponse, PaymentLinkRequest>({
     query: (request) => () => createPaymentLinkRequest(request),
     invalidatesTags: ['Balance'],
+  }),
+  getUser: build.query<EchoAccount, void>({
+    query: getUserRequest,
+    providesTags: ['User'],
+  }),
+  registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
+    query: (request) => () => registerReferralRequest(request),
+    invalidatesTags: ['User', 'Balance'],
   }),
 })
 
 /**
  * The API the store runs on: its reducer and middleware are the ones `echoReducers` and
- * `echoMiddleware` mount. It has no React hooks (RTK Query's hooks module weighs more than all of
- * echo-rtk's own code): `echoApi` adds them, over this same slice, for apps that use them.
+ * `echoMiddleware` mount, and `echoApi` hands out as its own. It has no React hooks (RTK Query's
+ * hooks module is about 3 kB gzip, which an app that uses no hook should not carry): `echoApi` adds
+ * them over the same endpoints and the same slice (docs/session.md, "One API, two faces").
  * @internal
  */
-export const sessionEchoApi = buildCreateApi(coreModule())({ ...API_SETTINGS, endpoints: sessionEndpoints })
+export const sessionEchoApi = buildCreateApi(coreModule())({ ...API_SETTINGS, endpoints: echoApiEndpoints })

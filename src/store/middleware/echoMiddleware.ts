@@ -1,14 +1,14 @@
 import { createAction, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
 
 import { sessionEchoApi } from '../../api/query/sessionEchoApi'
-import { isGetEchoSession } from '../../api/query/echoSessionPort'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { EchoConfig } from '../../config'
 import { assertEchoReducers } from '../assertEchoStore'
 import { BalanceFollower } from './balanceFollower'
 import { focusRefetch } from './focusRefetch'
 import { sessionLifecycle } from './sessionLifecycle'
-import { storeOwned } from './storeOwned'
+import { isGetStoreSession } from '../../api/query/storeSession'
+import { storeSessions } from './storeSessions'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -26,19 +26,17 @@ export interface EchoMiddlewareOptions {
 
 /**
  * The session middleware: each store's own session and what is built on it, composed of one
- * handler per job (`sessionLifecycle`, `focusRefetch`, `storeOwned`, `balanceFollower`).
+ * handler per job (`sessionLifecycle`, `focusRefetch`, `storeSessions`, `balanceFollower`).
  */
 function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     const lifecycle = sessionLifecycle(store.dispatch, environment)
     const focus = focusRefetch(store.dispatch)
-    const owned = storeOwned(store.dispatch, () => lifecycle)
+    const sessions = storeSessions(store.dispatch, () => lifecycle)
     const balance = new BalanceFollower(store.dispatch)
 
     return (next) => (action) => {
-      if (isGetEchoSession(action)) return lifecycle.session
-      const owner = owned.answer(action)
-      if (owner !== undefined) return owner
+      if (isGetStoreSession(action)) return sessions.answer()
       if (startEchoSession.match(action)) {
         assertEchoReducers(store.getState())
         const session = lifecycle.start(action.payload)
@@ -47,7 +45,7 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
       }
       if (stopEchoSession.match(action)) {
         focus.stop()
-        owned.stop()
+        sessions.stop()
         return lifecycle.stop()
       }
       balance.prepare(action as UnknownAction)

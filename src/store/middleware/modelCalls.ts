@@ -6,7 +6,7 @@ import { originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import { whenBodyEnds } from '../../api/whenBodyEnds'
 import { insufficientFundsDetected } from '../balanceSlice'
-import type { Owned } from './storeOwned'
+import type { Owned } from '../../api/query/storeSession'
 
 /** Calls that end within this long of each other share one balance refetch, which comes once none has ended for this long. */
 export const BALANCE_REFETCH_DELAY_MS = 300
