@@ -5,11 +5,12 @@ import { ensureChromium } from './ensureChromium.mjs'
 import { heading, run } from './run.mjs'
 
 const report = '.vitest-report.json'
+// The build comes first: the Next.js example type-checks and lints against `dist`, as an app would.
 const steps = [
+  ['build', 'npm', ['run', '--silent', 'build']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['unit, component, type and e2e tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
-  ['build', 'npm', ['run', '--silent', 'build']],
   ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
   ['bundle size (DESIGN §6)', 'node', ['scripts/check-size.mjs']],
 ]

@@ -2,7 +2,7 @@
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig } from './config'
 export { EchoError, isAbortError, isInsufficientFunds } from './errors'
-export type { EchoErrorCode, EchoErrorData, EchoErrorInit } from './errors'
+export type { EchoErrorCode, EchoErrorData, EchoErrorInit, EchoErrorReason, FailedAnswer } from './errors'
 export { createEchoFetch } from './api/authorizedFetch'
 export type { EchoFetchOptions } from './api/authorizedFetch'
 export { EchoClient } from './api/EchoClient'

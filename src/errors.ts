@@ -5,24 +5,100 @@
  */
 export type EchoErrorCode = 'NETWORK_ERROR' | 'UNKNOWN_ERROR' | `HTTP_${number}`
 
+/**
+ * Why it went wrong, as a closed set to branch on (the message is for people, and may change):
+ *
+ * - `not-authenticated`: nobody is signed in; nothing was sent.
+ * - `session-ended`: Echo refused to renew the session; the user is signed out.
+ * - `sign-in-refused`: Echo sent the user back with an error instead of a sign-in.
+ * - `echo-unreachable`: Echo could not be reached to renew the session (the user is still signed
+ *   in and the session tries again) or, on a server, to check a token.
+ * - `refresh-timeout`: a token refresh got no answer in time.
+ * - `network`: the request got no answer.
+ * - `aborted`: the call's `AbortSignal` fired.
+ * - `unauthorized`: a 401 that a refresh could not cure.
+ * - `insufficient-funds`: a 402: the user's credit is spent.
+ * - `http`: any other non-OK answer.
+ * - `bad-answer`: an answer that is not JSON, or lacks what the call promises.
+ * - `model-error`: the router or the model reported an error inside a stream that had begun.
+ * - `foreign-origin`: refused to send the user's token to, or follow a link to, an origin that is not Echo's.
+ * - `bad-argument`: input refused before anything was sent.
+ * - `misconfigured`: a setup mistake (no API key or token provider, an origin list that is not URLs).
+ * - `unknown`: anything else.
+ */
+export type EchoErrorReason =
+  | 'not-authenticated'
+  | 'session-ended'
+  | 'sign-in-refused'
+  | 'echo-unreachable'
+  | 'refresh-timeout'
+  | 'network'
+  | 'aborted'
+  | 'unauthorized'
+  | 'insufficient-funds'
+  | 'http'
+  | 'bad-answer'
+  | 'model-error'
+  | 'foreign-origin'
+  | 'bad-argument'
+  | 'misconfigured'
+  | 'unknown'
+
+const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
+  'not-authenticated',
+  'session-ended',
+  'sign-in-refused',
+  'echo-unreachable',
+  'refresh-timeout',
+  'network',
+  'aborted',
+  'unauthorized',
+  'insufficient-funds',
+  'http',
+  'bad-answer',
+  'model-error',
+  'foreign-origin',
+  'bad-argument',
+  'misconfigured',
+  'unknown',
+])
+
 /** An {@link EchoError} as plain data: what Redux state and devtools hold. */
 export interface EchoErrorData {
   code: EchoErrorCode
+  reason: EchoErrorReason
+  /** The whole message, ` while <action>` included. */
   message: string
   statusCode?: number
   /** The path that was called, e.g. `/api/v1/balance`. */
   endpoint?: string
+  /** What was being done (`fetching balance`). */
+  action?: string
 }
 
 /** What `new EchoError(...)` takes; an `undefined` field is the same as a missing one. */
 export interface EchoErrorInit {
   code: EchoErrorCode
+  /** Defaults to what the code says: `HTTP_401` `unauthorized`, `HTTP_402` `insufficient-funds`, another `HTTP_` `http`, `NETWORK_ERROR` `network`, `UNKNOWN_ERROR` `unknown`. */
+  reason?: EchoErrorReason | undefined
+  /** What went wrong; ` while <action>` is added to it. */
   message: string
   statusCode?: number | undefined
   endpoint?: string | undefined
   cause?: unknown
   /** What was being done (`fetching balance`); appended to the message as ` while <action>`. */
   action?: string | undefined
+}
+
+/** Where a non-OK answer came from, for {@link EchoError.fromResponse}. */
+export interface FailedAnswer {
+  /** The path that was called, kept as the error's `endpoint`. */
+  endpoint?: string | undefined
+  action?: string | undefined
+  /** Why the refresh that should have cured a 401 failed: named in the message, kept as the cause. */
+  refreshError?: Error | undefined
+  /** The message for this answer, when the caller knows better than the body text (the router's 402 and 422). */
+  describe?: ((status: number, body: string) => string | undefined) | undefined
 }
 
 /**
@@ -36,20 +112,22 @@ export interface EchoErrorInit {
 export class EchoError extends Error {
   override readonly name = 'EchoError'
   readonly code: EchoErrorCode
+  readonly reason: EchoErrorReason
   readonly statusCode: number | undefined
   readonly endpoint: string | undefined
-  /**
-   * What was being done when it failed; already part of `message`. Given no `action`, a message that
-   * already ends in ` while <action>` keeps that one, so it is never added twice.
-   */
+  /** What was being done when it failed (`fetching balance`); the message ends in ` while <action>`. */
   readonly action: string | undefined
+  /** The message without ` while <action>`. */
+  readonly #what: string
 
-  constructor({ code, message, statusCode, endpoint, cause, action }: EchoErrorInit) {
-    super(action === undefined ? message : `${message} while ${action}`, cause === undefined ? undefined : { cause })
+  constructor({ code, reason, message, statusCode, endpoint, cause, action }: EchoErrorInit) {
+    super(action === undefined ? message : `${message}${WHILE}${action}`, cause === undefined ? undefined : { cause })
     this.code = code
+    this.reason = reason ?? reasonOfCode(code)
     this.statusCode = statusCode
     this.endpoint = endpoint
-    this.action = action ?? trailingAction(message)
+    this.action = action
+    this.#what = message
   }
 
   /**
@@ -59,10 +137,10 @@ export class EchoError extends Error {
   static from(value: unknown, action?: string): EchoError {
     if (value instanceof EchoError) {
       if (value.action !== undefined || action === undefined) return value
-      return new EchoError({ ...value.toJSON(), cause: value.cause, action })
+      return new EchoError({ code: value.code, reason: value.reason, message: value.#what, statusCode: value.statusCode, endpoint: value.endpoint, cause: value.cause, action })
     }
     if (isAbortLike(value)) {
-      return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Request aborted', cause: value, action })
+      return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'aborted', message: 'Request aborted', cause: value, action })
     }
     const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'Unknown error'
     return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, action })
@@ -70,16 +148,22 @@ export class EchoError extends Error {
 
   /**
    * An `EchoError` again from its plain data (from Redux state, an RTK Query `unwrap()`, a log). A
-   * field of the wrong kind is left out, and a code outside the catalogue reads as `UNKNOWN_ERROR`.
+   * field of the wrong kind is left out; a code outside the catalogue reads as `UNKNOWN_ERROR`, and
+   * a missing or unknown reason as the code's.
    */
   static fromJSON(data: EchoErrorData): EchoError {
     if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
-    const { code, message, statusCode, endpoint } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
+    const { code, reason, message, statusCode, endpoint, action } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
+    const knownCode = typeof code === 'string' && ERROR_CODE.test(code) ? (code as EchoErrorCode) : 'UNKNOWN_ERROR'
+    const suffix = typeof action === 'string' ? `${WHILE}${action}` : undefined
+    const named = suffix !== undefined && message.endsWith(suffix)
     return new EchoError({
-      code: typeof code === 'string' && ERROR_CODE.test(code) ? (code as EchoErrorCode) : 'UNKNOWN_ERROR',
-      message,
+      code: knownCode,
+      reason: typeof reason === 'string' && REASONS.has(reason) ? (reason as EchoErrorReason) : undefined,
+      message: named ? message.slice(0, -suffix.length) : message,
       statusCode: typeof statusCode === 'number' ? statusCode : undefined,
       endpoint: typeof endpoint === 'string' ? endpoint : undefined,
+      action: named ? (action as string) : undefined,
     })
   }
 
@@ -88,20 +172,28 @@ export class EchoError extends Error {
     return new EchoError({ code: 'NETWORK_ERROR', message: 'Network error', cause, endpoint, action })
   }
 
-  /** The `HTTP_<status>` error for a non-OK answer: its message is the body text. */
-  static async fromResponse(response: Response, endpoint?: string, action?: string): Promise<EchoError> {
+  /**
+   * The `HTTP_<status>` error for a non-OK answer, the one way any answer becomes an error: its
+   * message is the body text (or what `describe` makes of it), then why a refresh could not cure a
+   * 401, then ` while <action>`.
+   */
+  static async fromResponse(response: Response, { endpoint, action, refreshError, describe }: FailedAnswer = {}): Promise<EchoError> {
+    const { status, statusText } = response
     const body = await response.text().catch(() => '')
-    const message = body !== '' ? body : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
-    return new EchoError({ code: `HTTP_${response.status}`, message, statusCode: response.status, endpoint, action })
+    const told = describe?.(status, body) ?? (body !== '' ? body : `HTTP ${status}${statusText ? ` ${statusText}` : ''}`)
+    const message = refreshError === undefined ? told : `${told} (token refresh failed: ${refreshError.message})`
+    return new EchoError({ code: `HTTP_${status}`, message, statusCode: status, endpoint, action, cause: refreshError })
   }
 
   /** Plain data for Redux state, logs and `JSON.stringify`. */
   toJSON(): EchoErrorData {
     return {
       code: this.code,
+      reason: this.reason,
       message: this.message,
       ...(this.statusCode === undefined ? {} : { statusCode: this.statusCode }),
       ...(this.endpoint === undefined ? {} : { endpoint: this.endpoint }),
+      ...(this.action === undefined ? {} : { action: this.action }),
     }
   }
 }
@@ -147,8 +239,9 @@ function statusOf(error: unknown): number | undefined {
 const ERROR_CODE = /^(NETWORK_ERROR|UNKNOWN_ERROR|HTTP_\d{3})$/
 const WHILE = ' while '
 
-/** The action a message already names at its end (` while <action>`), if any. */
-function trailingAction(message: string): string | undefined {
-  const at = message.lastIndexOf(WHILE)
-  return at === -1 || at + WHILE.length === message.length ? undefined : message.slice(at + WHILE.length)
+function reasonOfCode(code: EchoErrorCode): EchoErrorReason {
+  if (code === 'NETWORK_ERROR') return 'network'
+  if (code === 'HTTP_401') return 'unauthorized'
+  if (code === 'HTTP_402') return 'insufficient-funds'
+  return code === 'UNKNOWN_ERROR' ? 'unknown' : 'http'
 }

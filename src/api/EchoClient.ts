@@ -80,7 +80,7 @@ export class EchoClient {
 
   constructor(options: EchoClientOptions) {
     const { apiKey, tokenProvider, apiUrl = DEFAULT_API_URL, fetch, ...coordination } = options ?? {}
-    if (!apiKey && !tokenProvider) throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'No API key or token provider provided' })
+    if (!apiKey && !tokenProvider) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: 'No API key or token provider provided' })
     const baseUrl = httpUrl('apiUrl', apiUrl)
     const sendAuthorized: AuthorizedSend = tokenProvider
       ? createAuthorizedSend({ tokenProvider: requireTokenProvider(tokenProvider, 'EchoClient'), ...coordination, fetch })
@@ -119,7 +119,7 @@ export class EchoClient {
 }
 
 function requireApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== 'string') throw new EchoError({ code: 'UNKNOWN_ERROR', message: `EchoClient's apiKey must be a string (got ${typeof apiKey})` })
+  if (typeof apiKey !== 'string') throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: `EchoClient's apiKey must be a string (got ${typeof apiKey})` })
   return apiKey
 }
 

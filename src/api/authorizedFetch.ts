@@ -12,14 +12,6 @@ export interface AuthorizedOutcome {
   refreshError?: Error
 }
 
-/**
- * The message of a 401 that the refresh could not cure: the server's words, then why.
- * @internal
- */
-export function withRefreshFailure(message: string, refreshError: Error | undefined): string {
-  return refreshError === undefined ? message : `${message} (token refresh failed: ${refreshError.message})`
-}
-
 /** @internal */
 export type AuthorizedSend = (input: RequestInfo | URL, init?: RequestInit) => Promise<AuthorizedOutcome>
 
@@ -67,7 +59,7 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
     await coordinator?.waitForIdle(signal)
     const token = await tokens.getAccessToken()
     // Echo's router answers a token-less call with 402, which would read as "out of credits".
-    if (token === null || token === '') throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Not authenticated' })
+    if (token === null || token === '') throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' })
     const replay = input instanceof Request && input.body !== null ? input.clone() : input
     const response = await fetchFn(...withToken(input, init, token, false))
     if (response.status !== 401 || coordinator === undefined || tokenRefused?.(input, response) === false) return { response }

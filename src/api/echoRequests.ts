@@ -1,3 +1,4 @@
+import { EchoError } from '../errors'
 import { pageOrigin } from '../config'
 import { readPaymentLinkAnswer } from './paymentLinks'
 import type { JsonRequest } from './requestJson'
@@ -81,7 +82,7 @@ function toAppList(answer: unknown): AppList {
 function paymentLinkBody(request: PaymentLinkRequest): PaymentLinkRequest {
   const { amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() } = request ?? ({} as Partial<PaymentLinkRequest>)
   if (!isChargeableAmount(amount)) {
-    throw new RangeError(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
+    throw badArgument(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
   }
   return successUrl === undefined ? { amount, description } : { amount, description, successUrl }
 }
@@ -92,7 +93,7 @@ function paymentLinkBody(request: PaymentLinkRequest): PaymentLinkRequest {
  */
 function pathSegment(field: string, value: unknown, call: string): string {
   const text = requireText(field, value, call)
-  if (text === '.' || text === '..') throw new TypeError(`${call} needs ${field} as an id, not ${JSON.stringify(text)}`)
+  if (text === '.' || text === '..') throw badArgument(`${call} needs ${field} as an id, not ${JSON.stringify(text)}`)
   return encodeURIComponent(text)
 }
 
@@ -103,7 +104,11 @@ export function isChargeableAmount(amount: unknown): amount is number {
 
 function requireText(field: string, value: unknown, call: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`${call} needs ${field} as a non-empty string (got ${JSON.stringify(value) ?? String(value)})`)
+    throw badArgument(`${call} needs ${field} as a non-empty string (got ${JSON.stringify(value) ?? String(value)})`)
   }
   return value
+}
+
+function badArgument(message: string): EchoError {
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message })
 }

@@ -125,5 +125,5 @@ export class RefreshCoordinator implements TokenProvider {
 
 /** A refresh that has not answered in time could not reach the server: a `NETWORK_ERROR`. */
 function timedOut(ms: number): EchoError {
-  return new EchoError({ code: 'NETWORK_ERROR', message: `Token refresh timed out after ${ms / 1000} ${ms === 1000 ? 'second' : 'seconds'}` })
+  return new EchoError({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: `Token refresh timed out after ${ms / 1000} ${ms === 1000 ? 'second' : 'seconds'}` })
 }

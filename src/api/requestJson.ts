@@ -1,5 +1,5 @@
 import { EchoError, isAbortError } from '../errors'
-import { withRefreshFailure, type AuthorizedSend } from './authorizedFetch'
+import type { AuthorizedSend } from './authorizedFetch'
 import { callFailure } from './callFailure'
 
 /** One JSON call to Echo's API. */
@@ -38,23 +38,18 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
   }
 
   const { response, refreshError } = outcome
-  if (!response.ok) throw await httpError(response, request, refreshError)
+  if (!response.ok) throw await EchoError.fromResponse(response, { endpoint: path, action, refreshError })
   let answer: unknown
   try {
     answer = await response.json()
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) throw callFailure(error, request)
-    throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'Echo answered with a body that is not JSON', endpoint: path, cause: error, action })
+    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'Echo answered with a body that is not JSON', endpoint: path, cause: error, action })
   }
   if (read === undefined) return answer as T
   try {
     return read(answer) as T
   } catch (error) {
-    throw new EchoError({ code: 'UNKNOWN_ERROR', message: error instanceof Error ? error.message : String(error), endpoint: path, action })
+    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: error instanceof Error ? error.message : String(error), endpoint: path, action })
   }
-}
-
-async function httpError(response: Response, { path, action }: JsonRequest, refreshError: Error | undefined): Promise<EchoError> {
-  const error = await EchoError.fromResponse(response, path)
-  return new EchoError({ ...error.toJSON(), message: withRefreshFailure(error.message, refreshError), cause: refreshError, action })
 }

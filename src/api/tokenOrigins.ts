@@ -7,7 +7,7 @@ import { EchoError } from '../errors'
 export function originsOf(urls: readonly string[], field: string): string[] {
   return urls.map((url) => {
     const origin = httpOrigin(url)
-    if (origin === null) throw new EchoError({ code: 'UNKNOWN_ERROR', message: `${field} must list absolute http(s) URLs (got ${JSON.stringify(url)})` })
+    if (origin === null) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: `${field} must list absolute http(s) URLs (got ${JSON.stringify(url)})` })
     return origin
   })
 }
@@ -26,6 +26,7 @@ export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly st
   if (origin !== null && origins.includes(origin)) return
   throw new EchoError({
     code: 'UNKNOWN_ERROR',
+    reason: 'foreign-origin',
     message: `Refusing to send the user's Echo token to ${origin ?? JSON.stringify(url)}: it goes only to ${origins.join(' and ')}. Set your model client's baseURL to the Echo router`,
   })
 }

@@ -36,6 +36,7 @@ export function requireTokenProvider(value: unknown, caller: string): TokenProvi
   if (typeof provider?.getAccessToken !== 'function' || typeof provider.refreshToken !== 'function') {
     throw new EchoError({
       code: 'UNKNOWN_ERROR',
+      reason: 'misconfigured',
       message: `${caller} needs a tokenProvider with getAccessToken() and refreshToken() (got ${provider === null || typeof provider !== 'object' ? String(provider) : 'an object without them'})`,
     })
   }

@@ -223,7 +223,7 @@ export class EchoSession {
     if (beganOutage && this.#tabs.isListening) this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
     this.#scheduleRenew()
     this.#report.tokenRefreshInterrupted()
-    return new EchoError({ code: 'NETWORK_ERROR', message: RECONNECTING, cause })
+    return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
   }
 
   async #forget({ removeStored = false } = {}): Promise<void> {

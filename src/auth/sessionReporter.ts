@@ -35,7 +35,7 @@ export interface SignInOptions {
 }
 
 /** What the store is told when a session ends on its own: its refresh failed (SPEC §4 signs the user out). */
-export const SESSION_ENDED: EchoErrorData = { code: 'UNKNOWN_ERROR', message: 'Your session has ended. Sign in again.' }
+export const SESSION_ENDED: EchoErrorData = { code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' }
 
 /** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */
 export const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'

@@ -28,7 +28,7 @@ export function takeSignInReturn(env: EchoEnvironment, oidc: EchoOidc, config: R
   if (callback.kind === 'error') {
     env.storage.removeItem(`oidc.${callback.state}`)
     const reason = callback.description === null ? callback.error : `${callback.description} (${callback.error})`
-    return { kind: 'refused', error: { code: 'UNKNOWN_ERROR', message: `Sign-in was refused: ${reason}` } }
+    return { kind: 'refused', error: { code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: `Sign-in was refused: ${reason}` } }
   }
   return { kind: 'code', user: completeSignIn(env, oidc, config, href) }
 }

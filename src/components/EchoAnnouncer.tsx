@@ -19,7 +19,7 @@ export function useAnnounce(): (message: string) => void {
   return useContext(AnnounceContext)
 }
 
-const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.message === SESSION_ENDED.message
+const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.reason === 'session-ended'
 
 /**
  * The package's one voice for status messages (WCAG 4.1.3): an always-present polite live region

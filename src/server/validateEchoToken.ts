@@ -12,7 +12,7 @@ export const VALIDATE_PATH = '/api/validate-jwt-token'
  */
 export async function validateEchoToken(fetch: FetchFunction, apiUrl: string, token: string): Promise<TokenVerdict> {
   const unreachable = (cause: unknown, code: 'NETWORK_ERROR' | `HTTP_${number}` = 'NETWORK_ERROR', statusCode?: number) =>
-    new EchoError({ code, statusCode, endpoint: VALIDATE_PATH, cause, message: "Echo could not be reached to check the user's token; try again" })
+    new EchoError({ code, reason: 'echo-unreachable', statusCode, endpoint: VALIDATE_PATH, cause, message: "Echo could not be reached to check the user's token; try again" })
   let response: Response
   try {
     response = await fetch(`${apiUrl}${VALIDATE_PATH}`, { method: 'POST', headers: { 'X-Echo-Token': token, Accept: 'application/json' } })

@@ -64,7 +64,7 @@ export const balanceSlice = createSlice({
       .addMatcher(getBalance.matchRejected, (state, { payload, meta }) => {
         if (meta.aborted || meta.condition) return
         state.status = 'failed'
-        state.error = payload ?? { code: 'UNKNOWN_ERROR', message: 'The balance could not be loaded' }
+        state.error = payload ?? { code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'The balance could not be loaded' }
       })
       .addMatcher(getFreeBalance.matchPending, (state) => {
         state.freeTierStatus = 'loading'
@@ -82,7 +82,7 @@ export const balanceSlice = createSlice({
         state.paymentError = null
       })
       .addMatcher(createPaymentLink.matchRejected, (state, { payload, error }) => {
-        state.paymentError = payload ?? { code: 'UNKNOWN_ERROR', message: error.message ?? 'The payment link could not be created' }
+        state.paymentError = payload ?? { code: 'UNKNOWN_ERROR', reason: 'unknown', message: error.message ?? 'The payment link could not be created' }
       })
       .addMatcher(isPaymentRequired, (state) => {
         state.isInsufficientFunds = true

@@ -76,7 +76,7 @@ export const createPaymentLink =
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {
-      throw new EchoError({ code: 'UNKNOWN_ERROR', message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`, action: 'creating payment link' })
+      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'foreign-origin', message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`, action: 'creating payment link' })
     }
     return url
   }
@@ -86,7 +86,7 @@ function rethrowAsEchoError(error: unknown): never {
 }
 
 function notAuthenticated(action?: string): EchoError {
-  return new EchoError({ code: 'UNKNOWN_ERROR', message: 'Not authenticated', action })
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated', action })
 }
 
 /**

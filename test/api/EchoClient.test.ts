@@ -123,7 +123,7 @@ describe('EchoClient', () => {
     const seen = recordCalls()
     const error = await client().apps.get('').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(EchoError)
-    expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', message: 'apps.get needs id as a non-empty string (got "")' })
+    expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: 'apps.get needs id as a non-empty string (got "")' })
     await expect(client().payments.createPaymentLink({ amount: 0 })).rejects.toBeInstanceOf(EchoError)
     expect(seen).toEqual([])
   })
@@ -165,9 +165,11 @@ describe('EchoClient', () => {
       expect(error).toBeInstanceOf(EchoError)
       expect((error as EchoError).toJSON()).toEqual({
         code: 'HTTP_500',
+        reason: 'http',
         message: '{"message":"Internal"} while fetching balance',
         statusCode: 500,
         endpoint: '/api/v1/balance',
+        action: 'fetching balance',
       })
     })
 

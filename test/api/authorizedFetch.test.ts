@@ -140,7 +140,7 @@ describe('the authorized fetch', () => {
     const { provider, state } = rotatingTokens()
     state.current = null
     const requests = guardedEndpoint(() => 'token-1')
-    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', message: 'Not authenticated' })
+    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' })
     expect(requests).toEqual([])
   })
 
@@ -267,7 +267,7 @@ describe('the authorized fetch', () => {
       await vi.advanceTimersByTimeAsync(1)
       expect(errors.map((e) => e.message)).toEqual(['Token refresh timed out after 10 seconds'])
       for (const outcome of await Promise.all(settled)) {
-        expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', message: 'Token refresh timed out after 10 seconds while fetching balance' })
+        expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: 'Token refresh timed out after 10 seconds while fetching balance' })
       }
       expect(refreshCalls).toBe(1)
       const next = client.balance.get().catch((e: unknown) => e)

@@ -286,7 +286,7 @@ describe('what a refresh yields', () => {
     await vi.advanceTimersByTimeAsync(499)
     expect(held.refreshErrors).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
-    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', message: 'Token refresh timed out after 0.5 seconds' })
+    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: 'Token refresh timed out after 0.5 seconds' })
     expect(held.refreshErrors).toHaveLength(1)
   })
 })

@@ -394,7 +394,7 @@ describe('a session that ends on its own', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
     await expect(store.dispatch(getToken())).resolves.toBeNull()
-    const ended = { status: 'unauthenticated', user: null, error: { message: 'Your session has ended. Sign in again.' } }
+    const ended = { status: 'unauthenticated', user: null, error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }
     await vi.waitFor(() => expect(auth(store)).toMatchObject(ended))
     await vi.waitFor(() => expect(auth(otherTab)).toMatchObject(ended))
     await store.dispatch(signIn())
@@ -416,7 +416,7 @@ describe('a session that ends on its own', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 20_000)
     const store = newStore()
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
   })
 })
 

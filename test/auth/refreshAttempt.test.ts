@@ -225,7 +225,7 @@ describe('a refresh Echo refuses ends the session', () => {
     store.dispatch({ type: 'echo/stopSession' })
     vi.setSystemTime(Date.now() + 31 * 86_400_000) // Echo's refresh tokens live 30 days
     const reloaded = newStore()
-    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ status: 'unauthenticated', error: { message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ status: 'unauthenticated', error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
     expect(echo.counts.refreshes).toBe(0)
     expect(window.localStorage.getItem(USER_KEY)).toBeNull()
     expect(logged).toHaveBeenCalledWith('Token refresh failed:', new Error('The refresh token has expired: sign in again'))
@@ -268,7 +268,7 @@ describe('a refresh Echo refuses ends the session', () => {
     await first.dispatch(getToken())
     await vi.waitFor(() => expect(auth(first).error?.message).toBe('Your session has ended. Sign in again.'))
     for (const signal of order) second[signal]()
-    await vi.waitFor(() => expect(auth(second.tab)).toMatchObject({ status: 'unauthenticated', user: null, error: { message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() => expect(auth(second.tab)).toMatchObject({ status: 'unauthenticated', user: null, error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
   })
 
   it('a sign-out chosen in another tab stays without a message: no ended signal follows its storage event', async () => {

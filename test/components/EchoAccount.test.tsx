@@ -152,7 +152,7 @@ describe('EchoAccount', () => {
   it('the session ending while the focus is on the account button: the focus moves to Sign in, and the end is said', async () => {
     const { store, button } = await signedInAccount()
     button.focus()
-    act(() => void store.dispatch(signedOut({ code: 'UNKNOWN_ERROR', message: 'Your session has ended. Sign in again.' })))
+    act(() => void store.dispatch(signedOut({ code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' })))
     const signIn = await screen.findByRole('button', { name: 'Sign in' })
     expect(document.activeElement).toBe(signIn)
     await waitFor(() => expect(announced()).toBe('Your session has ended. Sign in again.'))

@@ -60,8 +60,8 @@ describe('useEcho in a provider', () => {
 
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when signed out', async () => {
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(newStore()) })
-    await expect(result.current.refreshBalance()).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
-    await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(result.current.refreshBalance()).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
+    await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
   })
 
   it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {
@@ -87,7 +87,7 @@ describe('useEcho in a provider', () => {
     server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'ledger down' }, { status: 503 })))
     await expect(result.current.refreshBalance()).rejects.toThrow('{"message":"ledger down"} while fetching balance')
     await waitFor(() => expect(result.current.error).toBe('{"message":"ledger down"} while fetching balance'))
-    store.dispatch(signInFailed({ code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: access_denied' }))
+    store.dispatch(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: 'Sign-in was refused: access_denied' }))
     await waitFor(() => expect(result.current.error).toBe('Sign-in was refused: access_denied'))
   })
 })

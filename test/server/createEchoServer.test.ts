@@ -95,7 +95,7 @@ describe('echo.userFrom(request)', () => {
     )
     const server2 = echo()
     for (const _ of [1, 2]) {
-      await expect(server2.userFrom(request(TOKEN))).rejects.toMatchObject({ message: "Echo could not be reached to check the user's token; try again" })
+      await expect(server2.userFrom(request(TOKEN))).rejects.toMatchObject({ reason: 'echo-unreachable', message: "Echo could not be reached to check the user's token; try again" })
     }
     expect(calls).toBe(2)
   })

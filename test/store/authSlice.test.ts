@@ -43,8 +43,8 @@ describe('authSlice', () => {
   it('remembers how the sign-in reached the page: back from Echo, from storage, from another tab', () => {
     expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1, arrivedBy: 'callback' })).arrivedBy).toBe('callback')
     expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1, arrivedBy: 'tab' })).arrivedBy).toBe('tab')
-    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'x' }, 'callback'))).toMatchObject({ status: 'unauthenticated', arrivedBy: 'callback', error: { message: 'x' } })
-    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'x' })).arrivedBy).toBeNull()
+    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'x' }, 'callback'))).toMatchObject({ status: 'unauthenticated', arrivedBy: 'callback', error: { message: 'x' } })
+    expect(reduce(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'x' })).arrivedBy).toBeNull()
   })
 
   it('a refresh changes only the token, its expiry and isRefreshing', () => {
@@ -67,7 +67,7 @@ describe('authSlice', () => {
   })
 
   it('a failed sign-in is unauthenticated with the error; starting again clears it', () => {
-    const failed = reduce(signInFailed({ code: 'UNKNOWN_ERROR', message: 'Sign-in was refused: access_denied' }))
+    const failed = reduce(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: 'Sign-in was refused: access_denied' }))
     expect(failed).toMatchObject({ status: 'unauthenticated', user: null, error: { message: 'Sign-in was refused: access_denied' } })
     expect(authSlice.reducer(failed, signInStarted())).toMatchObject({ status: 'loading', error: null })
   })
@@ -94,7 +94,7 @@ describe('selectors', () => {
   })
 
   it('prefer the auth error to the balance error', () => {
-    const authError = { code: 'UNKNOWN_ERROR' as const, message: 'auth' }
+    const authError = { code: 'UNKNOWN_ERROR' as const, reason: 'unknown' as const, message: 'auth' }
     const balanceError = { code: 'HTTP_500' as const, message: 'balance', statusCode: 500 }
     const state = root(reduce(signInFailed(authError)))
     const withBalanceError = { echo: { ...state.echo, balance: { ...state.echo.balance, error: balanceError } } } as unknown as EchoRootState

@@ -244,7 +244,7 @@ describe('balance', () => {
 
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when nobody is signed in', async () => {
     const store = newStore()
-    await expect(store.dispatch(refreshBalance())).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(store.dispatch(refreshBalance())).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
     await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
   })
 

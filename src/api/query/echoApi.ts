@@ -1,5 +1,4 @@
 import { buildCreateApi, coreModule, reactHooksModule, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
-import type { Middleware } from '@reduxjs/toolkit'
 import { skipToken } from '@reduxjs/toolkit/query'
 
 import type { FreeTierBalance } from '../wireTypes'
@@ -14,7 +13,7 @@ import { API_SETTINGS, echoApiEndpoints, sessionEchoApi } from './sessionEchoApi
  * neither run that middleware twice nor be the same function twice (Redux Toolkit refuses a store
  * with one middleware listed twice); mounted alone, the session's own message says what is missing.
  */
-const echoApiMiddleware: Middleware = (store) => {
+const echoApiMiddleware: typeof sessionEchoApi.middleware = (store) => {
   const apiMiddleware = sessionEchoApi.middleware(store)
   return (next) => {
     const handle = apiMiddleware(next)

@@ -98,7 +98,7 @@ function parseModelEvent<Event>(event: ServerSentEvent, call: FailedRouterCall):
     payload = JSON.parse(event.data)
   } catch (error) {
     const excerpt = event.data.length > 200 ? `${event.data.slice(0, 200)}...` : event.data
-    throw new EchoError({ code: 'UNKNOWN_ERROR', message: `The router sent an event that is not JSON: ${excerpt}`, endpoint: call.path, action: call.action, cause: error })
+    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: `The router sent an event that is not JSON: ${excerpt}`, endpoint: call.path, action: call.action, cause: error })
   }
   if (event.event === 'error' || isErrorPayload(payload)) throw streamedError(payload, call)
   return payload as Event

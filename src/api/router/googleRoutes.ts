@@ -15,7 +15,7 @@ export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
   const modelCall = (model: unknown, method: string, action: string, body: unknown, options: RequestOptions | null | undefined): RouterCall => {
     const name = requireModel(model, action)
     if (typeof body !== 'object' || body === null) {
-      throw new EchoError({ code: 'UNKNOWN_ERROR', message: `The request body must be an object (got ${String(body)})`, action })
+      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `The request body must be an object (got ${String(body)})`, action })
     }
     return { path: modelPath(name, method), action, model: name, body, signal: optionsOf(options).signal }
   }
@@ -38,13 +38,13 @@ export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
       const action = 'embedding contents'
       const name = requireModel(model, action)
       const list: unknown = inputs
-      if (!Array.isArray(list)) throw new EchoError({ code: 'UNKNOWN_ERROR', message: `The inputs must be an array of texts or requests (got ${typeof list})`, action })
+      if (!Array.isArray(list)) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `The inputs must be an array of texts or requests (got ${typeof list})`, action })
       const embeddings: BatchEmbedContentsResponse['embeddings'] = []
       // One batch after another: a 402 or an abort stops the batches not yet sent from being billed.
       for (const batch of batchesOf(inputs, GOOGLE_EMBED_BATCH_LIMIT)) {
         const body = { requests: batch.map((input) => toEmbedRequest(name, input)) }
         const answer = await transport.json<BatchEmbedContentsResponse>(modelCall(name, 'batchEmbedContents', action, body, options))
-        if (!Array.isArray(answer?.embeddings)) throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The router answered without embeddings', action })
+        if (!Array.isArray(answer?.embeddings)) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'The router answered without embeddings', action })
         embeddings.push(...answer.embeddings)
       }
       return { embeddings }
@@ -72,7 +72,7 @@ function toEmbedRequest(model: string, input: EmbedContentInput): EmbedContentRe
   const name = `models/${model.replace(/^models\//, '')}`
   if (typeof input === 'string') return { model: name, content: { parts: [{ text: input }] } }
   if (typeof input !== 'object' || input === null) {
-    throw new EchoError({ code: 'UNKNOWN_ERROR', message: `Each input must be a text or a request object (got ${String(input)})`, action: 'embedding contents' })
+    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `Each input must be a text or a request object (got ${String(input)})`, action: 'embedding contents' })
   }
   return { ...input, model: input.model ?? name }
 }

@@ -53,7 +53,7 @@ export function openAiRoutes(transport: RouterTransport): Pick<EchoRouter, 'chat
           const action = 'transcribing audio'
           const checked = requireBody<TranscriptionRequest>(body, action)
           if (!(checked.file instanceof Blob)) {
-            throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The recording must be given as file, a Blob or File', action })
+            throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: 'The recording must be given as file, a Blob or File', action })
           }
           const call: RouterCall = { path: '/audio/transcriptions', action, model: checked.model, body: toFormData(checked), signal: optionsOf(options).signal }
           if (TEXT_TRANSCRIPT_FORMATS.has(checked.response_format ?? 'json')) return { text: await transport.text(call) }

@@ -1,5 +1,4 @@
 import { EchoError } from '../../errors'
-import { withRefreshFailure } from '../authorizedFetch'
 import type { FailedCall } from '../callFailure'
 
 /** A router call that failed: a {@link FailedCall}, for which model. */
@@ -15,16 +14,11 @@ export interface FailedRouterCall extends FailedCall {
  * @internal
  */
 export async function routerHttpError(response: Response, call: FailedRouterCall, refreshError?: Error): Promise<EchoError> {
-  const { status } = response
-  const body = await response.text().catch(() => '')
-  const message = describeFailure(status, body, call.model, response.statusText)
-  return new EchoError({
-    code: `HTTP_${status}`,
-    message: withRefreshFailure(message, refreshError),
-    statusCode: status,
+  return EchoError.fromResponse(response, {
     endpoint: call.path,
     action: call.action,
-    ...(refreshError === undefined ? {} : { cause: refreshError }),
+    refreshError,
+    describe: (status, body) => describeFailure(status, body, call.model),
   })
 }
 
@@ -32,6 +26,7 @@ export async function routerHttpError(response: Response, call: FailedRouterCall
 export function streamedError(payload: unknown, call: FailedRouterCall): EchoError {
   return new EchoError({
     code: 'UNKNOWN_ERROR',
+    reason: 'model-error',
     message: `The model stream failed: ${errorMessageOf(payload) ?? JSON.stringify(payload)}`,
     endpoint: call.path,
     action: call.action,
@@ -45,15 +40,15 @@ export function isErrorPayload(payload: unknown): boolean {
   return type === 'error' || (error !== undefined && error !== null)
 }
 
-function describeFailure(status: number, body: string, model: string | undefined, statusText: string): string {
+/** The router's own words for a 402 and a 422; any other answer's message is its body text. */
+function describeFailure(status: number, body: string, model: string | undefined): string | undefined {
   const routerMessage = errorMessageOf(parseJson(body))
   if (status === 402) return routerMessage === undefined ? 'Insufficient funds' : `Insufficient funds: ${routerMessage}`
   if (status === 422) {
     const unknown = model === undefined ? 'Unknown model' : `Unknown model "${model}"`
     return routerMessage === undefined ? unknown : `${unknown}: ${routerMessage}`
   }
-  if (body !== '') return body
-  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}`
+  return undefined
 }
 
 /** The human message in an error payload: `{error: "..."}`, `{error: {message}}` or `{message}`. */

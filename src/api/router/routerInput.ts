@@ -28,7 +28,7 @@ export function optionsOf(options: RequestOptions | null | undefined): RequestOp
 }
 
 function refused(message: string, action: string): EchoError {
-  return new EchoError({ code: 'UNKNOWN_ERROR', message, action })
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message, action })
 }
 
 function describe(value: unknown): string {

@@ -39,7 +39,7 @@ export function createRouterTransport(sendAuthorized: AuthorizedSend, routerUrl:
       try {
         return JSON.parse(text) as T
       } catch (error) {
-        throw new EchoError({ code: 'UNKNOWN_ERROR', message: 'The router answered with a body that is not JSON', endpoint: call.path, action: call.action, cause: error })
+        throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'The router answered with a body that is not JSON', endpoint: call.path, action: call.action, cause: error })
       }
     },
     async text(call) {

@@ -117,7 +117,7 @@ describe('402: insufficient funds, whatever the body', () => {
     const error = await failureOf(chat())
     expect(isInsufficientFunds(error)).toBe(true)
     expect(isInsufficientFunds(error.toJSON())).toBe(true)
-    expect(error.toJSON()).toEqual({ code: 'HTTP_402', statusCode: 402, endpoint: '/chat/completions', message: 'Insufficient funds while creating chat completion' })
+    expect(error.toJSON()).toEqual({ code: 'HTTP_402', reason: 'insufficient-funds', statusCode: 402, endpoint: '/chat/completions', message: 'Insufficient funds while creating chat completion', action: 'creating chat completion' })
   })
 
   it("keeps the router's message when it gives one", async () => {
@@ -141,9 +141,11 @@ describe('other failures', () => {
     const error = await failureOf(userRouter().chat.completions.create({ model: 'gpt-9', messages }))
     expect(error.toJSON()).toEqual({
       code: 'HTTP_422',
+      reason: 'http',
       statusCode: 422,
       endpoint: '/chat/completions',
       message: 'Unknown model "gpt-9": Invalid model: gpt-9 while creating chat completion',
+      action: 'creating chat completion',
     })
   })
 
@@ -158,16 +160,18 @@ describe('other failures', () => {
     const error = await failureOf(userRouter().embeddings.create({ model: 'm', input: 'x' }))
     expect(error.toJSON()).toEqual({
       code: 'HTTP_503',
+      reason: 'http',
       statusCode: 503,
       endpoint: '/embeddings',
       message: '{"error":{"message":"upstream exploded"}} while creating embeddings',
+      action: 'creating embeddings',
     })
   })
 
   it('a request that gets no answer is a NETWORK_ERROR', async () => {
     recordRouter(() => HttpResponse.error())
     const error = await failureOf(userRouter().audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alloy' }))
-    expect(error.toJSON()).toEqual({ code: 'NETWORK_ERROR', endpoint: '/audio/speech', message: 'Network error while generating speech' })
+    expect(error.toJSON()).toEqual({ code: 'NETWORK_ERROR', reason: 'network', endpoint: '/audio/speech', message: 'Network error while generating speech', action: 'generating speech' })
   })
 
   it('an aborted call rejects with an abort error that is not a funds or auth failure', async () => {
