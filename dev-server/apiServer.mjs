@@ -7,7 +7,7 @@ import { createCheckoutHandler, formatUsd } from './ledger/checkout.mjs'
 import { createInteractionHandler } from './oauth/interactions.mjs'
 import { createUserinfoHandler } from './oauth/userinfo.mjs'
 import { createValidateJwtTokenHandler } from './oauth/validateJwtToken.mjs'
-import { DEMO_APP_ID, DEMO_FREE_TIER, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
+import { DEMO_APP_ID, DEMO_FREE_TIER, ECHO_PATHS, OAUTH_PATHS, REFERRAL_CODE, TEST_USER } from './fixtures.mjs'
 import { escapeHtml, page, readJson, sendHtml, sendJson } from './http/http.mjs'
 import { answerFavicon } from './http/favicon.mjs'
 import { isRecord } from './router/answerText.mjs'
@@ -42,7 +42,7 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
     }
     if (path.startsWith('/api/v1/')) return handleApi(req, res, path)
     if (path === OAUTH_PATHS.userinfo) return handleUserinfo(req, res)
-    if (path === '/api/validate-jwt-token') return handleValidateJwtToken(req, res)
+    if (path === ECHO_PATHS.validateToken) return handleValidateJwtToken(req, res)
     if (path === '/dev/balance') return setBalance(req, res, ledger)
     if (answerFavicon(req, res, path)) return
     if (path === '/' && req.method === 'GET') {

@@ -1,6 +1,8 @@
 // The fixed names of the dev server: the demo app (its OAuth client), the test user, Echo's scope
 // and OAuth paths. They never change between runs, so scripts, tests and a person's notes can name them.
 
+import echoPaths from '../src/echoPaths.json' with { type: 'json' }
+
 /** The demo app's id: its Echo app id and its OAuth client id. */
 export const DEMO_APP_ID = '6f1d2c7a-3b8e-4e15-9c0a-2d7b5e8f4a31'
 
@@ -41,12 +43,15 @@ export const TEST_USER = {
 /** The OAuth scope Echo grants; the dev server grants exactly this. */
 export const ECHO_SCOPE = 'llm:invoke offline_access'
 
-/** Echo's OAuth paths (SPEC §7). */
+/** Echo's paths (SPEC §7), from the one table echo-rtk itself calls (src/echoPaths.json). */
+export const ECHO_PATHS = Object.freeze(echoPaths)
+
+/** Echo's OAuth paths, by the names oidc-provider gives its routes. */
 export const OAUTH_PATHS = Object.freeze({
-  authorization: '/api/oauth/authorize',
-  token: '/api/oauth/token',
-  userinfo: '/api/oauth/userinfo',
-  jwks: '/.well-known/jwks.json',
-  endSession: '/api/oauth/logout',
-  revocation: '/api/oauth/revoke',
+  authorization: echoPaths.authorize,
+  token: echoPaths.token,
+  userinfo: echoPaths.userinfo,
+  jwks: echoPaths.jwks,
+  endSession: echoPaths.logout,
+  revocation: echoPaths.revoke,
 })

@@ -10,6 +10,7 @@ const steps = [
   ['build', 'npm', ['run', '--silent', 'build']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['public API (api-report.md)', 'node', ['scripts/api-report.mjs', '--check']],
   ['unit, component, type and e2e tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
   ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
   ['bundle size (DESIGN §6)', 'node', ['scripts/check-size.mjs']],

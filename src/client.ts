@@ -55,7 +55,7 @@ export type {
 export type {
   AppList,
   Balance,
-  EchoAccount,
+  EchoUserAccount,
   EchoApp,
   FreeTierBalance,
   PaymentLink,

@@ -1,8 +1,7 @@
 // echo-rtk: React components, the Redux Toolkit store, the RTK Query API and the OIDC session,
 // plus everything in echo-rtk/client. The build prepends 'use client' (tsup.config.ts).
-// Everything in echo-rtk/client, whose names are listed one by one in client.ts; one list, so the
-// two entries cannot drift apart (test/index.test.ts snapshots both surfaces).
-export * from './client'
+// Every name is listed one by one, so the public surface is what this file says (api-report.md
+// records it; test/index.test.ts checks that echo-rtk holds all of echo-rtk/client).
 export {
   echoApi,
   useCreatePaymentLinkMutation,
@@ -19,9 +18,7 @@ export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
 export type { SignInOptions, SignInSource } from './auth/sessionReporter'
 export type { EchoEnvironment, WakeCause } from './auth/environment'
-export { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from './store/authSlice'
-export type { AuthState, AuthStatus, SignedInPayload, TokenRefreshedPayload } from './store/authSlice'
-export { balanceSlice } from './store/balanceSlice'
+export type { AuthState, AuthStatus } from './store/authSlice'
 export type { BalanceState, BalanceStatus } from './store/balanceSlice'
 export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
@@ -69,3 +66,73 @@ export type { UseEchoResult } from './components/useEcho'
 export type { OpenCheckoutOptions } from './components/openCheckout'
 export { insufficientFundsDetected } from './store/balanceSlice'
 export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/displayText'
+
+// Everything in echo-rtk/client (client.ts), the same names.
+export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
+export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig } from './config'
+export { EchoError, isAbortError, isInsufficientFunds } from './errors'
+export type { EchoErrorCode, EchoErrorData, EchoErrorInit, EchoErrorReason, FailedAnswer } from './errors'
+export { createEchoFetch } from './api/authorizedFetch'
+export type { EchoFetchOptions } from './api/authorizedFetch'
+export { EchoClient } from './api/EchoClient'
+export { DEFAULT_PAYMENT_DESCRIPTION } from './api/echoRequests'
+export type { EchoClientOptions, RequestOptions } from './api/EchoClient'
+export { REFRESH_TIMEOUT_MS } from './api/refreshCoordinator'
+export type { RefreshCoordinatorOptions } from './api/refreshCoordinator'
+export type { FetchFunction, TokenProvider } from './api/tokenProvider'
+export type { EchoModelProviderSettings } from './api/modelProviderSettings'
+export { createEchoRouter } from './api/router/createEchoRouter'
+export type { EchoRouter, EchoRouterOptions, StreamingCreate } from './api/router/EchoRouter'
+export type { EchoStream } from './api/router/eventStream'
+export type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  ChatMessage,
+  Completion,
+  CompletionRequest,
+  EmbeddingRequest,
+  EmbeddingResponse,
+  ImageGenerationRequest,
+  ImagesResponse,
+  ModelResponse,
+  OpenAiUsage,
+  ResponseRequest,
+  ResponseStreamEvent,
+  SpeechRequest,
+  Transcription,
+  TranscriptionRequest,
+} from './api/router/openAiTypes'
+export type {
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessageParam,
+  AnthropicStreamEvent,
+  MessageRequest,
+} from './api/router/anthropicTypes'
+export type {
+  BatchEmbedContentsResponse,
+  EmbedContentInput,
+  EmbedContentRequest,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  GoogleContent,
+  GooglePart,
+  PredictRequest,
+  PredictResponse,
+} from './api/router/googleTypes'
+export type {
+  AppList,
+  Balance,
+  EchoUserAccount,
+  EchoApp,
+  FreeTierBalance,
+  PaymentLink,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  ReferralRequest,
+  ReferralResponse,
+  SupportedModel,
+  SupportedModelsResponse,
+  UserSpendInfo,
+} from './api/wireTypes'

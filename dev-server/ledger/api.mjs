@@ -2,7 +2,7 @@
 // error bodies (DESIGN §8): `{ message }`, 401 `{"message":"Unauthorized"}`, 400s with `errors`.
 
 import { BodyTooLargeError, HttpError, bearerToken, readJson, sendJson } from '../http/http.mjs'
-import { DEMO_APP, TEST_USER } from '../fixtures.mjs'
+import { DEMO_APP, ECHO_PATHS, TEST_USER } from '../fixtures.mjs'
 import { supportedModels } from '../router/models.mjs'
 import { toUsd } from './ledger.mjs'
 
@@ -25,31 +25,31 @@ const notFound = () => new HttpError(404, { message: 'App not found' })
 export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
   /** @type {Record<string, (req: IncomingMessage, body: Record<string, unknown>, params: string[]) => unknown>} */
   const routes = {
-    'GET /api/v1/apps': (req) => {
+    [`GET ${ECHO_PATHS.apps}`]: (req) => {
       const query = new URL(req.url ?? '/', apiUrl).searchParams
       const page = nonNegativeInteger(query.get('page'), 0)
       const pageSize = Math.min(nonNegativeInteger(query.get('page_size'), 10) || 10, 100)
       const apps = [DEMO_APP]
       return { items: apps.slice(page * pageSize, (page + 1) * pageSize), page, page_size: pageSize, total_count: apps.length, has_next: (page + 1) * pageSize < apps.length }
     },
-    'GET /api/v1/apps/:id': (_req, _body, [id]) => {
+    [`GET ${ECHO_PATHS.apps}/:id`]: (_req, _body, [id]) => {
       if (id !== DEMO_APP.id) throw notFound()
       return DEMO_APP
     },
-    'GET /api/v1/balance': () => ledger.balance(),
+    [`GET ${ECHO_PATHS.balance}`]: () => ledger.balance(),
     // Echo's SDKs ask for the free tier both ways: POST with { echoAppId } (older), GET by id (today's).
-    'POST /api/v1/balance/free': (_req, body) => {
+    [`POST ${ECHO_PATHS.freeBalance}`]: (_req, body) => {
       const freeTier = ledger.freeTier(requireString(body, 'echoAppId'))
       if (!freeTier) throw notFound()
       return freeTier
     },
-    'GET /api/v1/balance/:id/free': (_req, _body, [id]) => {
+    [`GET ${ECHO_PATHS.balance}/:id/free`]: (_req, _body, [id]) => {
       const freeTier = ledger.freeTier(id ?? '')
       if (!freeTier) throw notFound()
       return freeTier
     },
-    'GET /api/v1/supported-models': () => supportedModels(),
-    'POST /api/v1/stripe/payment-link': (req, body) => {
+    [`GET ${ECHO_PATHS.supportedModels}`]: () => supportedModels(),
+    [`POST ${ECHO_PATHS.paymentLink}`]: (req, body) => {
       const { amount } = body
       if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 1) {
         throw invalidField('amount', 'amount must be a number of US dollars, at least 1')
@@ -64,7 +64,7 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       const payment = { id: `pay_dev_${link.id.slice('plink_dev_'.length)}`, amount: paymentLink.amount, currency: 'usd', status: 'pending', description, userId: TEST_USER.id, createdAt: new Date(link.created * 1000).toISOString() }
       return { paymentLink, payment }
     },
-    'GET /api/v1/user': () => ({
+    [`GET ${ECHO_PATHS.user}`]: () => ({
       id: TEST_USER.id,
       email: TEST_USER.email,
       name: TEST_USER.name,
@@ -73,7 +73,7 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       createdAt: TEST_USER.createdAt,
       updatedAt: TEST_USER.createdAt,
     }),
-    'POST /api/v1/user/referral': (_req, body) => {
+    [`POST ${ECHO_PATHS.referral}`]: (_req, body) => {
       const echoAppId = requireString(body, 'echoAppId')
       const code = requireString(body, 'code')
       const outcome = ledger.redeemReferral(echoAppId, code)

@@ -17,7 +17,7 @@ import { requireTokenProvider, type FetchFunction, type TokenProvider } from './
 import type {
   AppList,
   Balance,
-  EchoAccount,
+  EchoUserAccount,
   EchoApp,
   FreeTierBalance,
   PaymentLinkRequest,
@@ -74,7 +74,7 @@ export class EchoClient {
     createPaymentLink(request: PaymentLinkRequest, options?: RequestOptions): Promise<PaymentLinkResponse>
   }
   readonly users: {
-    get(options?: RequestOptions): Promise<EchoAccount>
+    get(options?: RequestOptions): Promise<EchoUserAccount>
     registerReferral(request: ReferralRequest, options?: RequestOptions): Promise<ReferralResponse>
   }
 

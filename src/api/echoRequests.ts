@@ -3,6 +3,7 @@ import { pageOrigin } from '../config'
 import { readPaymentLinkAnswer } from './paymentLinks'
 import type { JsonRequest } from './requestJson'
 import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
+import { ECHO_PATHS } from '../echoPaths'
 
 /** The payment description when the caller gives none (SPEC §5). */
 export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'
@@ -17,22 +18,22 @@ interface PagedApps {
 // keeps only the ones an app calls.
 
 /** @internal */
-export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/apps', action: 'listing apps', read: toAppList })
+export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: ECHO_PATHS.apps, action: 'listing apps', read: toAppList })
 
 /** @internal */
 export const getAppRequest = (id: string): JsonRequest => ({
   method: 'GET',
-  path: `/api/v1/apps/${pathSegment('id', id, 'apps.get')}`,
+  path: `${ECHO_PATHS.apps}/${pathSegment('id', id, 'apps.get')}`,
   action: 'fetching app',
 })
 
 /** @internal */
-export const getBalanceRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/balance', action: 'fetching balance' })
+export const getBalanceRequest = (): JsonRequest => ({ method: 'GET', path: ECHO_PATHS.balance, action: 'fetching balance' })
 
 /** @internal */
 export const getFreeBalanceRequest = (echoAppId: string): JsonRequest => ({
   method: 'POST',
-  path: '/api/v1/balance/free',
+  path: ECHO_PATHS.freeBalance,
   body: { echoAppId: requireText('echoAppId', echoAppId, 'balance.getFree') },
   action: 'fetching free-tier balance',
 })
@@ -40,26 +41,26 @@ export const getFreeBalanceRequest = (echoAppId: string): JsonRequest => ({
 /** @internal */
 export const getSupportedModelsRequest = (): JsonRequest => ({
   method: 'GET',
-  path: '/api/v1/supported-models',
+  path: ECHO_PATHS.supportedModels,
   action: 'fetching supported models',
 })
 
 /** @internal */
 export const createPaymentLinkRequest = (request: PaymentLinkRequest): JsonRequest => ({
   method: 'POST',
-  path: '/api/v1/stripe/payment-link',
+  path: ECHO_PATHS.paymentLink,
   body: paymentLinkBody(request),
   action: 'creating payment link',
   read: readPaymentLinkAnswer,
 })
 
 /** @internal */
-export const getUserRequest = (): JsonRequest => ({ method: 'GET', path: '/api/v1/user', action: 'fetching user' })
+export const getUserRequest = (): JsonRequest => ({ method: 'GET', path: ECHO_PATHS.user, action: 'fetching user' })
 
 /** @internal */
 export const registerReferralRequest = (request: ReferralRequest): JsonRequest => ({
   method: 'POST',
-  path: '/api/v1/user/referral',
+  path: ECHO_PATHS.referral,
   body: {
     echoAppId: requireText('echoAppId', request?.echoAppId, 'users.registerReferral'),
     code: requireText('code', request?.code, 'users.registerReferral'),

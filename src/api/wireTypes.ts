@@ -80,8 +80,8 @@ export interface PaymentLinkResponse {
   payment?: Record<string, unknown>
 }
 
-/** The user as `GET /api/v1/user` returns them. */
-export interface EchoAccount {
+/** The user's account as `GET /api/v1/user` returns it (what `useGetUserQuery()` gives). */
+export interface EchoUserAccount {
   id: string
   email: string
   name: string | null

@@ -1,6 +1,7 @@
 import { WebStorageStateStore, type OidcClientSettings } from 'oidc-client-ts'
 
 import type { ResolvedEchoConfig } from '../config'
+import { ECHO_PATHS } from '../echoPaths'
 
 /**
  * The `OidcClient` settings of DESIGN §4. Echo publishes no discovery document, so the metadata
@@ -22,11 +23,11 @@ export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): Oidc
     stateStore: new WebStorageStateStore({ store: storage }),
     metadata: {
       issuer: apiUrl,
-      authorization_endpoint: `${apiUrl}/api/oauth/authorize`,
-      token_endpoint: `${apiUrl}/api/oauth/token`,
-      userinfo_endpoint: `${apiUrl}/api/oauth/userinfo`,
-      jwks_uri: `${apiUrl}/.well-known/jwks.json`,
-      end_session_endpoint: `${apiUrl}/api/oauth/logout`,
+      authorization_endpoint: `${apiUrl}${ECHO_PATHS.authorize}`,
+      token_endpoint: `${apiUrl}${ECHO_PATHS.token}`,
+      userinfo_endpoint: `${apiUrl}${ECHO_PATHS.userinfo}`,
+      jwks_uri: `${apiUrl}${ECHO_PATHS.jwks}`,
+      end_session_endpoint: `${apiUrl}${ECHO_PATHS.logout}`,
     },
   }
 }

@@ -1,8 +1,9 @@
 import type { FetchFunction } from '../api/tokenProvider'
 import { EchoError } from '../errors'
 import type { UserInfoClaims } from './echoUser'
+import { ECHO_PATHS } from '../echoPaths'
 
-const USERINFO_PATH = '/api/oauth/userinfo'
+const USERINFO_PATH = ECHO_PATHS.userinfo
 
 /** Echo issues no id_token, so oidc-client-ts loads no profile: the session reads it from userinfo. */
 export async function fetchUserInfo(fetch: FetchFunction, apiUrl: string, accessToken: string): Promise<UserInfoClaims> {

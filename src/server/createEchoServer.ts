@@ -107,7 +107,7 @@ export function createEchoServer(options: EchoServerOptions): EchoServer {
           })
         } catch (error) {
           if (error instanceof EchoError && error.statusCode === 401) return cannotBeRefreshed.has(error) ? routeAnswers.noToken(error.message) : routeAnswers.tokenRefused(error.message)
-          if (error instanceof EchoError && error.endpoint === VALIDATE_PATH) return routeAnswers.echoUnreachable()
+          if (error instanceof EchoError && error.reason === 'echo-unreachable') return routeAnswers.echoUnreachable()
           throw error
         }
         let response: Response

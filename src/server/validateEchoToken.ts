@@ -1,9 +1,10 @@
 import { EchoError } from '../errors'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { TokenVerdict } from './tokenVerdicts'
+import { ECHO_PATHS } from '../echoPaths'
 
 /** Echo's route that says whose an access token is (DESIGN §9). */
-export const VALIDATE_PATH = '/api/validate-jwt-token'
+export const VALIDATE_PATH = ECHO_PATHS.validateToken
 
 /**
  * Asks Echo whose `token` is: `200 { valid: true, userId, appId, scope }`, or a refusal (`400`,

@@ -1,4 +1,5 @@
 import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, httpUrl, type EchoConfig } from '../config'
+import { ECHO_PATHS } from '../echoPaths'
 
 /** The Echo a test stands in for: the parts of an `EchoConfig` that say where it is. */
 export type EchoTestConfig = Partial<Pick<EchoConfig, 'appId' | 'apiUrl' | 'baseRouterUrl'>>
@@ -41,17 +42,17 @@ export function echoEndpoints({ apiUrl = DEFAULT_API_URL, baseRouterUrl = DEFAUL
   const api = (path: string) => `${apiBase}${path}`
   const router = (path: string) => `${routerBase}${path}`
   return {
-    authorize: api('/api/oauth/authorize'),
-    token: api('/api/oauth/token'),
-    userinfo: api('/api/oauth/userinfo'),
-    apps: api('/api/v1/apps'),
-    app: api('/api/v1/apps/:id'),
-    balance: api('/api/v1/balance'),
-    freeBalance: api('/api/v1/balance/free'),
-    supportedModels: api('/api/v1/supported-models'),
-    paymentLink: api('/api/v1/stripe/payment-link'),
-    user: api('/api/v1/user'),
-    referral: api('/api/v1/user/referral'),
+    authorize: api(ECHO_PATHS.authorize),
+    token: api(ECHO_PATHS.token),
+    userinfo: api(ECHO_PATHS.userinfo),
+    apps: api(ECHO_PATHS.apps),
+    app: api(`${ECHO_PATHS.apps}/:id`),
+    balance: api(ECHO_PATHS.balance),
+    freeBalance: api(ECHO_PATHS.freeBalance),
+    supportedModels: api(ECHO_PATHS.supportedModels),
+    paymentLink: api(ECHO_PATHS.paymentLink),
+    user: api(ECHO_PATHS.user),
+    referral: api(ECHO_PATHS.referral),
     chatCompletions: router('/chat/completions'),
     responses: router('/responses'),
     messages: router('/messages'),

@@ -1,4 +1,4 @@
-import type { Balance, EchoAccount, EchoApp, FreeTierBalance, SupportedModel, SupportedModelsResponse } from '../api/wireTypes'
+import type { Balance, EchoUserAccount, EchoApp, FreeTierBalance, SupportedModel, SupportedModelsResponse } from '../api/wireTypes'
 import type { UserInfoClaims } from '../auth/echoUser'
 
 const APP: EchoApp = {
@@ -56,7 +56,7 @@ export const echoFixtures = {
     picture: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
-  } satisfies EchoAccount,
+  } satisfies EchoUserAccount,
   supportedModels: { models: MODELS, models_by_provider: groupByProvider(MODELS) } satisfies SupportedModelsResponse,
   /** The answer every model call gives, unless `echoHandlers({ answer })` says otherwise. */
   answer: 'Hello from Echo.',

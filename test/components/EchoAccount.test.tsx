@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 
-import { EchoAccount, getToken, insufficientFundsDetected, signedOut } from 'echo-rtk'
+import { EchoAccount, getToken, insufficientFundsDetected } from 'echo-rtk'
+
+import { signedOut } from '../../src/store/authSlice'
 
 import { echoStoresPerTest } from '../support/echoStores'
 import { ECHO, fakeEcho } from '../support/fakeEcho'

@@ -3,7 +3,9 @@ import { http, HttpResponse } from 'msw'
 import type { ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 
-import { EchoProvider, signInFailed, useEcho } from 'echo-rtk'
+import { EchoProvider, useEcho } from 'echo-rtk'
+
+import { signInFailed } from '../../src/store/authSlice'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
 import { ECHO, fakeEcho } from '../support/fakeEcho'

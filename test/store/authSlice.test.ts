@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest'
 
 import {
-  authSlice,
   selectAuthStatus,
   selectEchoError,
   selectEchoUser,
   selectIsAuthenticated,
   selectIsReconnecting,
-  signedIn,
-  signedOut,
-  signInFailed,
-  signInStarted,
-  tokenRefreshed,
-  tokenRefreshStarted,
   type AuthState,
   type EchoRootState,
 } from 'echo-rtk'
+
+import { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from '../../src/store/authSlice'
 
 const reduce = (...actions: Parameters<typeof authSlice.reducer>[1][]) =>
   actions.reduce<AuthState>((state, action) => authSlice.reducer(state, action), authSlice.reducer(undefined, { type: 'init' }))

@@ -12,13 +12,13 @@ import {
   echoMiddleware,
   echoReducers,
   refreshBalance,
-  signedIn,
-  signedOut,
   signOut,
   startEchoSession,
   stopEchoSession,
   type EchoRootState,
 } from 'echo-rtk'
+
+import { signedIn, signedOut } from '../../src/store/authSlice'
 import { CONFIG, echoStoresPerTest, sessionOf } from '../support/echoStores'
 import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
-import { echoDevToolsOptions, signedIn, tokenRefreshed } from 'echo-rtk'
+import { echoDevToolsOptions } from 'echo-rtk'
+
+import { signedIn, tokenRefreshed } from '../../src/store/authSlice'
 
 const ada = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
 

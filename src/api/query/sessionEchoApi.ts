@@ -13,7 +13,7 @@ import {
 import type {
   AppList,
   Balance,
-  EchoAccount,
+  EchoUserAccount,
   EchoApp,
   FreeTierBalance,
   PaymentLinkRequest,
@@ -55,7 +55,7 @@ export const echoApiEndpoints = (build: EchoEndpointBuilder) => ({
     query: (request) => () => createPaymentLinkRequest(request),
     invalidatesTags: ['Balance'],
   }),
-  getUser: build.query<EchoAccount, void>({
+  getUser: build.query<EchoUserAccount, void>({
     query: getUserRequest,
     providesTags: ['User'],
   }),
