@@ -3,6 +3,7 @@ import { User } from 'oidc-client-ts'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
 import { withRefreshLife } from './storedUser'
+import { ECHO_PATHS } from '../echoPaths'
 
 /** A user whose refresh token can be spent. */
 export type RefreshableUser = User & { refresh_token: string }
@@ -36,7 +37,7 @@ export async function requestRefreshGrant(
   let text: string
   try {
     // A URLSearchParams body is sent as application/x-www-form-urlencoded, a simple CORS request.
-    const response = await fetch(`${config.apiUrl}/api/oauth/token`, { method: 'POST', body: form, signal })
+    const response = await fetch(`${config.apiUrl}${ECHO_PATHS.token}`, { method: 'POST', body: form, signal })
     status = response.status
     text = await response.text()
   } catch (error) {
