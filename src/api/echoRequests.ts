@@ -1,9 +1,9 @@
 import { EchoError } from '../errors'
 import { pageOrigin } from '../config'
+import { ECHO_PATHS } from '../echoPaths'
 import { readPaymentLinkAnswer } from './paymentLinks'
 import type { JsonRequest } from './requestJson'
 import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
-import { ECHO_PATHS } from '../echoPaths'
 
 /** The payment description when the caller gives none (SPEC §5). */
 export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'

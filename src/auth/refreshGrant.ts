@@ -2,8 +2,8 @@ import { User } from 'oidc-client-ts'
 
 import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
-import { withRefreshLife } from './storedUser'
 import { ECHO_PATHS } from '../echoPaths'
+import { withRefreshLife } from './storedUser'
 
 /** A user whose refresh token can be spent. */
 export type RefreshableUser = User & { refresh_token: string }

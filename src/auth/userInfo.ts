@@ -1,7 +1,7 @@
 import type { FetchFunction } from '../api/tokenProvider'
+import { ECHO_PATHS } from '../echoPaths'
 import { EchoError } from '../errors'
 import type { UserInfoClaims } from './echoUser'
-import { ECHO_PATHS } from '../echoPaths'
 
 const USERINFO_PATH = ECHO_PATHS.userinfo
 

@@ -1,7 +1,7 @@
 import { EchoError } from '../errors'
 import type { FetchFunction } from '../api/tokenProvider'
-import type { TokenVerdict } from './tokenVerdicts'
 import { ECHO_PATHS } from '../echoPaths'
+import type { TokenVerdict } from './tokenVerdicts'
 
 /** Echo's route that says whose an access token is (DESIGN §9). */
 export const VALIDATE_PATH = ECHO_PATHS.validateToken
