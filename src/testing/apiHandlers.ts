@@ -9,7 +9,7 @@ import { failureOf, recorded, tokenAccepted, unauthorized, type EchoScenario, ty
 export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
   /** An authorized call: recorded, failed when configured, 401 without an accepted token, else `answer`. */
   const answering = (name: EchoEndpointName, answer: (request: Request, body: unknown) => Response) =>
-    recorded(echo, ({ token, body }, request) => failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()))
+    recorded(echo, name, ({ token, body }, request) => failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()))
 
   return [
     http.get(urls.apps, answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false }))),
@@ -33,7 +33,7 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
         if (freeLeft === null) return HttpResponse.json({ message: 'This app has no free tier' }, { status: 404 })
         const { echoAppId = echoFixtures.app.id } = (body ?? {}) as { echoAppId?: string }
         const freeTier: FreeTierBalance = {
-          ...echoFixtures.freeTierBalance,
+          spendPoolBalance: echo.options.spendPool ?? echoFixtures.freeTierBalance.spendPoolBalance,
           userSpendInfo: { ...echoFixtures.freeTierBalance.userSpendInfo, echoAppId, amountSpent: 1 - freeLeft, amountLeft: freeLeft },
         }
         return HttpResponse.json(freeTier)

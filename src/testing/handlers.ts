@@ -1,12 +1,12 @@
 import type { HttpHandler } from 'msw'
 
 import { apiHandlers } from './apiHandlers'
-import { echoEndpoints } from './endpoints'
-import { createMockEcho, type EchoHandlersOptions, type EchoRecordedRequest, type EchoScenario } from './mockEcho'
+import { echoEndpoints, type EchoEndpointName } from './endpoints'
+import { createMockEcho, holdEndpoint, type EchoHandlersOptions, type EchoHold, type EchoRecordedRequest, type EchoScenario } from './mockEcho'
 import { oauthHandlers } from './oauthHandlers'
 import { routerHandlers } from './routerHandlers'
 
-/** msw handlers that play Echo, the record of what the app sent them, and a way to change the scenario mid-test. */
+/** msw handlers that play Echo, the record of what the app sent them, and ways to change the scenario or hold an endpoint mid-test. */
 export type EchoHandlers = HttpHandler[] & {
   /**
    * Every request the app made to this Echo, in order: method, path, body, token, when it arrived
@@ -24,6 +24,20 @@ export type EchoHandlers = HttpHandler[] & {
    * echo.set({ refuseRefresh: true }) // the session ends at its next refresh
    */
   set(changes: EchoScenario): void
+  /**
+   * Holds the answers of one endpoint from the next request on, until `release()`: for what the
+   * app does while it waits for Echo (a busy button, a sign-out meanwhile, a refresh that takes
+   * too long). `reached` resolves once a request is held. Released, the held requests are answered
+   * as the scenario says then, and the endpoint answers at once again.
+   *
+   * @example
+   * const balance = echo.hold('balance')
+   * const refreshing = store.dispatch(refreshBalance())
+   * await balance.reached
+   * // ... the app is waiting for Echo now
+   * balance.release()
+   */
+  hold(name: EchoEndpointName): EchoHold
 }
 
 /**
@@ -46,5 +60,6 @@ export function echoHandlers(options: EchoHandlersOptions = {}): EchoHandlers {
   return Object.assign(handlers, {
     requests: echo.requests,
     set: (changes: EchoScenario) => void Object.assign(echo.options, changes),
+    hold: (name: EchoEndpointName) => holdEndpoint(echo, name),
   })
 }

@@ -19,6 +19,11 @@ export interface EchoScenario {
   balance?: number
   /** What is left of the app's free tier in US dollars (`null`: the app has none). Defaults to 0.5. */
   freeTier?: number | null
+  /**
+   * What the app's free-tier pool can still pay, in US dollars: the free tier's `spendPoolBalance`.
+   * A free tier counts as credit only while the pool can pay for it. Defaults to 100.
+   */
+  spendPool?: number
   /** The credit is spent, paid and free: the balance and the free tier read 0, and the router answers 402 (an HTML page, as Echo's). */
   outOfCredits?: boolean
   /** The text every model call answers. Defaults to `echoFixtures.answer`. */
@@ -59,6 +64,14 @@ export interface EchoRecordedRequest {
   status?: number
 }
 
+/** An endpoint held by `echo.hold(name)`: what a test sees while the app waits for Echo. */
+export interface EchoHold {
+  /** Resolves once a request to the endpoint has arrived and is held: the app is waiting now. */
+  reached: Promise<void>
+  /** Answers the held requests, as the scenario says at this moment; later requests are answered at once. */
+  release(): void
+}
+
 /** The state one `echoHandlers(...)` call plays against. @internal */
 export interface MockEcho {
   /** The scenario now: a copy of the options, which `set` changes. */
@@ -76,6 +89,8 @@ export interface MockEcho {
   sawToken: boolean
   codes: Map<string, { challenge: string; clientId: string; redirectUri: string }>
   paymentLinks: number
+  /** The endpoints held now, each with what a request arriving there waits on. */
+  holds: Map<EchoEndpointName, { arrived(): void; released: Promise<void> }>
 }
 
 /** @internal */
@@ -90,17 +105,41 @@ export function createMockEcho(options: EchoHandlersOptions): MockEcho {
     sawToken: false,
     codes: new Map(),
     paymentLinks: 0,
+    holds: new Map(),
+  }
+}
+
+/** Holds the answers of endpoint `name` until `release()`: see `EchoHandlers.hold`. @internal */
+export function holdEndpoint(echo: MockEcho, name: EchoEndpointName): EchoHold {
+  let arrived = (): void => undefined
+  let release = (): void => undefined
+  const reached = new Promise<void>((resolve) => (arrived = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const hold = { arrived, released }
+  echo.holds.set(name, hold)
+  return {
+    reached,
+    release: () => {
+      if (echo.holds.get(name) === hold) echo.holds.delete(name)
+      release()
+    },
   }
 }
 
 /**
- * An msw resolver for one endpoint: notes the request (its body read from a copy) before `answer`
- * runs, and the status it answered with after, so the record is whole when the app sees the answer.
+ * An msw resolver for endpoint `name`: notes the request (its body read from a copy), waits while
+ * the endpoint is held, then runs `answer` and notes the status it answered with, so the record is
+ * whole when the app sees the answer.
  * @internal
  */
-export function recorded(echo: MockEcho, answer: (seen: EchoRecordedRequest, request: Request) => Response | Promise<Response>) {
+export function recorded(echo: MockEcho, name: EchoEndpointName, answer: (seen: EchoRecordedRequest, request: Request) => Response | Promise<Response>) {
   return async ({ request }: { request: Request }): Promise<Response> => {
     const seen = await record(echo, request)
+    const hold = echo.holds.get(name)
+    if (hold !== undefined) {
+      hold.arrived()
+      await hold.released
+    }
     const response = await answer(seen, request)
     seen.status = response.status
     return response

@@ -37,7 +37,7 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
     }),
     http.post(
       urls.token,
-      recorded(echo, async ({ body }) => {
+      recorded(echo, 'token', async ({ body }) => {
         const form = body as Record<string, string | undefined>
         const failure = failureOf(echo, 'token')
         if (failure !== undefined) return failure
@@ -56,7 +56,7 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
     ),
     http.get(
       urls.userinfo,
-      recorded(echo, ({ token }) => failureOf(echo, 'userinfo') ?? (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized())),
+      recorded(echo, 'userinfo', ({ token }) => failureOf(echo, 'userinfo') ?? (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized())),
     ),
   ]
 }

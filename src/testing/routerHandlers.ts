@@ -18,7 +18,7 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
 
   /** A model call: recorded, failed when configured, 402 without a token or credit, 401 with a refused one, else `respond` with the answer text. */
   const billed = (name: EchoEndpointName, respond: (body: ModelBody, answer: string, request: Request) => Response) =>
-    recorded(echo, ({ token, body }, request) => {
+    recorded(echo, name, ({ token, body }, request) => {
       const failure = failureOf(echo, name)
       if (failure !== undefined) return failure
       if (token === null || echo.options.outOfCredits) return paymentRequired()
