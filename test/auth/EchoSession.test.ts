@@ -483,23 +483,13 @@ async function refreshHeldAtEcho() {
   const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
   const handedOver: unknown[] = []
   otherTab.onmessage = (event) => handedOver.push(event.data)
-  let reachEcho = (): void => undefined
-  let answer = (): void => undefined
-  const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-  const answered = new Promise<void>((resolve) => (answer = resolve))
-  // Holds the token request, then lets the served Echo answer it.
-  server.use(
-    http.post(`${ECHO}/api/oauth/token`, async () => {
-      reachEcho()
-      await answered
-    }),
-  )
+  const tokenEndpoint = echo.hold('token')
   vi.setSystemTime(Date.now() + 16_000)
   const refreshing = store.dispatch(getToken())
-  await reached
+  await tokenEndpoint.reached
   /** Lets Echo answer, and waits for what the tab does with it to reach the other tab. */
   const answerAndSettle = async () => {
-    answer()
+    tokenEndpoint.release()
     const token = await refreshing
     await new Promise((resolve) => setTimeout(resolve, 50))
     otherTab.close()

@@ -191,15 +191,7 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
 describe('a refresh that takes longer than 10 s', () => {
   it('fails its waiters at 10 s (NETWORK_ERROR); the late 200 is adopted and stored, and nothing is sent again meanwhile', async () => {
     const { echo, store, client, wake } = await signedInTab()
-    let answer = (): void => undefined
-    const answered = new Promise<void>((resolve) => (answer = resolve))
-    let tokenRequests = 0
-    server.use(
-      http.post(`${ECHO}/api/oauth/token`, async () => {
-        tokenRequests += 1
-        await answered // then the served Echo answers, 200
-      }),
-    )
+    const tokenEndpoint = echo.hold('token')
     vi.setSystemTime(Date.now() + 16_000)
     const call = client.balance.get().catch((error: unknown) => error)
     await vi.advanceTimersByTimeAsync(9_999)
@@ -210,8 +202,8 @@ describe('a refresh that takes longer than 10 s', () => {
     // Coming back online while the grant is still out: its turn is not over, nothing new is sent.
     wake.fire('online')
     await vi.advanceTimersByTimeAsync(12_000)
-    expect(tokenRequests).toBe(1)
-    answer()
+    expect(refreshGrants(echo)).toHaveLength(1)
+    tokenEndpoint.release()
     await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
     expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'test-access-2', refresh_token: 'test-refresh-2' })
     expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])

@@ -53,12 +53,7 @@ describe('EchoAccount', () => {
     [20, 'Echo credits $13.00'],
     [0, 'Echo credits $12.50'],
   ])('counts the free tier into the credit only as far as the app\'s pool can pay (pool $%s)', async (pool, label) => {
-    serveEcho()
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, () =>
-        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
-      ),
-    )
+    serveEcho({ freeTier: 0.5, spendPool: pool })
     const store = await signInThroughEcho()
     renderWithEcho(<EchoAccount />, { store })
     expect(await screen.findByRole('button', { name: label })).toBeDefined()

@@ -90,23 +90,18 @@ describe('EchoTopUp', () => {
 
   it('stays focused and busy while the link is made, then focused again, on success and on failure', async () => {
     const { button, echo } = await topUp()
-    let answer = (): void => undefined
-    server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, async () => {
-        await new Promise<void>((resolve) => (answer = resolve))
-        return HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })
-      }),
-    )
+    echo.set({ failures: { paymentLink: { status: 502, body: { message: 'Stripe is down' } } } })
+    const paymentLink = echo.hold('paymentLink')
     button.focus()
     await userEvent.keyboard('{Enter}')
     expect(button.getAttribute('aria-busy')).toBe('true')
     expect(button.getAttribute('aria-disabled')).toBe('true')
     expect(document.activeElement).toBe(button)
     await userEvent.keyboard('{Enter}') // pressed again while busy: nothing more is sent
-    answer()
+    paymentLink.release()
     await vi.waitFor(() => expect(button.getAttribute('aria-busy')).toBe('false'))
     expect(document.activeElement).toBe(button)
-    expect(sentTo(echo, '/api/v1/stripe/payment-link')).toHaveLength(0) // the override answered; the served Echo never saw it
+    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ status }) => status)).toEqual([502])
   })
 
   it('refuses to follow a link that is neither https nor on the Echo host', async () => {

@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
 import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
-import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
@@ -21,7 +20,6 @@ import {
 } from 'echo-rtk'
 import { echoFixtures } from 'echo-rtk/testing'
 import { CONFIG, echoStoresPerTest, sessionOf } from '../support/echoStores'
-import { server } from '../support/server'
 import { ECHO, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
@@ -170,66 +168,42 @@ describe('balance', () => {
   })
 
   it('out of credits stays while the user has free tier left but the app\'s pool is spent (the router draws from the pool)', async () => {
-    const echo = serveEcho()
-    let pool = 0
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, () =>
-        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
-      ),
-    )
+    const echo = serveEcho({ freeTier: 0.5, spendPool: 0 })
     const store = await signInThroughEcho()
     echo.set({ balance: 0 })
     store.dispatch(insufficientFundsDetected())
     await store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.spendPoolBalance).toBe(0))
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    pool = 20
+    echo.set({ spendPool: 20 })
     await store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.isInsufficientFunds).toBe(false))
   })
 
   it('out of credits is judged on fresh figures only: a paid balance answered first is not cleared by the free tier known before the 402', async () => {
-    const echo = serveEcho()
-    let freeLeft = 0.9
-    let answerFreeTier = (): void => undefined
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, async () => {
-        if (freeLeft === 0) await new Promise<void>((resolve) => (answerFreeTier = resolve))
-        return HttpResponse.json({ spendPoolBalance: 5, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 1 - freeLeft, spendLimit: 1, amountLeft: freeLeft } })
-      }),
-    )
+    const echo = serveEcho({ freeTier: 0.9 })
     const store = await signInThroughEcho()
     await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.userSpendInfo.amountLeft).toBe(0.9))
     // The router drew the free tier to nothing and answered 402; the balance refetch comes back in two halves.
-    freeLeft = 0
-    echo.set({ balance: 0.0001 })
+    echo.set({ balance: 0.0001, freeTier: 0 })
+    const freeTier = echo.hold('freeBalance')
     store.dispatch(insufficientFundsDetected())
     const refreshing = store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(0.0001))
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    answerFreeTier()
+    freeTier.release()
     await refreshing
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
   })
 
   it('refreshBalance() rejects, never resolves undefined, when the user signs out while it runs', async () => {
-    serveEcho()
+    const echo = serveEcho()
     const store = await signInThroughEcho()
-    let answerBalance = (): void => undefined
-    let reachEcho = (): void => undefined
-    const answered = new Promise<void>((resolve) => (answerBalance = resolve))
-    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-    server.use(
-      http.get(`${ECHO}/api/v1/balance`, async () => {
-        reachEcho()
-        await answered
-        return HttpResponse.json({ totalPaid: 1, totalSpent: 0, balance: 1, currency: 'USD' })
-      }),
-    )
+    const balance = echo.hold('balance')
     const refreshing = store.dispatch(refreshBalance())
-    await reached
+    await balance.reached
     await store.dispatch(signOut())
-    answerBalance()
+    balance.release()
     await expect(refreshing).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated while fetching balance' })
   })
 
