@@ -106,8 +106,7 @@ describe('sign-in', () => {
   })
 
   it('a profile that cannot be read fails the sign-in with its own error, named once', async () => {
-    serveEcho()
-    server.use(http.get(`${ECHO}/api/oauth/userinfo`, () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })))
+    serveEcho({ failures: { userinfo: { status: 401, body: { message: 'Unauthorized' } } } })
     await newStore().dispatch(signIn())
     await backFromEcho(navigations[0]!)
     const store = newStore()
