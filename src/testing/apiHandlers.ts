@@ -3,22 +3,13 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoEndpointName, EchoEndpoints } from './endpoints'
 import { echoFixtures } from './fixtures'
-import { failureOf, record, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
+import { failureOf, recorded, tokenAccepted, unauthorized, type EchoScenario, type MockEcho } from './mockEcho'
 
 /** Echo's eight `/api/v1` calls, in the live server's shapes; 401 without an accepted token. @internal */
 export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
-  const { options } = echo
-  const paid = options.outOfCredits ? 0 : (options.balance ?? echoFixtures.balance.balance)
-  const freeLeft = options.outOfCredits ? 0 : options.freeTier === undefined ? echoFixtures.freeTierBalance.userSpendInfo.amountLeft : options.freeTier
-  const balance: Balance = { totalPaid: paid, totalSpent: 0, balance: paid, currency: 'USD' }
-
   /** An authorized call: recorded, failed when configured, 401 without an accepted token, else `answer`. */
-  const answering =
-    (name: EchoEndpointName, answer: (request: Request, body: unknown) => Response) =>
-    async ({ request }: { request: Request }) => {
-      const { token, body } = await record(echo, request)
-      return failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized())
-    }
+  const answering = (name: EchoEndpointName, answer: (request: Request, body: unknown) => Response) =>
+    recorded(echo, name, ({ token, body }, request) => failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()))
 
   return [
     http.get(urls.apps, answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false }))),
@@ -28,14 +19,21 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
         request.url.endsWith(`/${echoFixtures.app.id}`) ? HttpResponse.json(echoFixtures.app) : HttpResponse.json({ message: 'App not found' }, { status: 404 }),
       ),
     ),
-    http.get(urls.balance, answering('balance', () => HttpResponse.json(balance))),
+    http.get(
+      urls.balance,
+      answering('balance', () => {
+        const paid = paidOf(echo.options)
+        return HttpResponse.json({ totalPaid: paid, totalSpent: 0, balance: paid, currency: 'USD' } satisfies Balance)
+      }),
+    ),
     http.post(
       urls.freeBalance,
       answering('freeBalance', (_request, body) => {
+        const freeLeft = freeLeftOf(echo.options)
         if (freeLeft === null) return HttpResponse.json({ message: 'This app has no free tier' }, { status: 404 })
         const { echoAppId = echoFixtures.app.id } = (body ?? {}) as { echoAppId?: string }
         const freeTier: FreeTierBalance = {
-          ...echoFixtures.freeTierBalance,
+          spendPoolBalance: echo.options.spendPool ?? echoFixtures.freeTierBalance.spendPoolBalance,
           userSpendInfo: { ...echoFixtures.freeTierBalance.userSpendInfo, echoAppId, amountSpent: 1 - freeLeft, amountLeft: freeLeft },
         }
         return HttpResponse.json(freeTier)
@@ -58,4 +56,15 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
     http.get(urls.user, answering('user', () => HttpResponse.json(echoFixtures.account))),
     http.post(urls.referral, answering('referral', () => HttpResponse.json({ success: true, message: 'Referral registered' }))),
   ]
+}
+
+/** The paid balance the scenario answers now. */
+function paidOf(scenario: EchoScenario): number {
+  return scenario.outOfCredits ? 0 : (scenario.balance ?? echoFixtures.balance.balance)
+}
+
+/** What is left of the free tier now (`null`: the app has none). */
+function freeLeftOf(scenario: EchoScenario): number | null {
+  if (scenario.outOfCredits) return 0
+  return scenario.freeTier === undefined ? echoFixtures.freeTierBalance.userSpendInfo.amountLeft : scenario.freeTier
 }

@@ -2,19 +2,23 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 
 import type { EchoEndpoints } from './endpoints'
 import { echoFixtures } from './fixtures'
-import { failureOf, record, tokenAccepted, unauthorized, userinfoOf, type MockEcho } from './mockEcho'
+import { failureOf, recorded, tokenAccepted, unauthorized, userinfoOf, type MockEcho } from './mockEcho'
 
 /**
  * Echo's OAuth endpoints: authorize (PKCE S256, answered with the redirect back and a code, as for
- * a user who is signed in to Echo and consents), the token endpoint (the code once, then refresh
- * grants, each issuing the next `echoFixtures.tokens.issued(n)` pair), and userinfo.
+ * a user who is signed in to Echo and consents), the token endpoint (each code once, for the client
+ * and redirect URI it was issued to; then refresh grants with the latest refresh token only, each
+ * grant issuing the next `echoFixtures.tokens.issued(n)` pair), and userinfo.
  * @internal
  */
 export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
   const issue = () => {
     echo.issued += 1
     const { accessToken, refreshToken } = echoFixtures.tokens.issued(echo.issued)
-    return HttpResponse.json({ access_token: accessToken, token_type: 'Bearer', expires_in: 900, refresh_token: refreshToken, refresh_token_expires_in: 2_592_000, scope: 'llm:invoke offline_access' })
+    const expiresIn = echo.options.expiresInSeconds ?? 900
+    echo.accessTokenExpiry.set(accessToken, Date.now() + expiresIn * 1000)
+    echo.liveRefreshToken = refreshToken
+    return HttpResponse.json({ access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken, refresh_token_expires_in: 2_592_000, scope: 'llm:invoke offline_access' })
   }
   const refused = (description: string) => HttpResponse.json({ error: 'invalid_request', error_description: description }, { status: 400 })
 
@@ -31,22 +35,29 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
       back.searchParams.set('state', params.get('state') ?? '')
       return new HttpResponse(null, { status: 302, headers: { Location: back.href } })
     }),
-    http.post(urls.token, async ({ request }) => {
-      const { body } = await record(echo, request)
-      const form = body as Record<string, string | undefined>
-      const failure = failureOf(echo, 'token')
-      if (failure !== undefined) return failure
-      if (form.grant_type === 'refresh_token') return echo.options.refuseRefresh ? refused('Invalid refresh token') : issue()
-      if (form.grant_type !== 'authorization_code') return HttpResponse.json({ error: 'unsupported_grant_type' }, { status: 400 })
-      const pending = echo.codes.get(form.code ?? '')
-      echo.codes.delete(form.code ?? '')
-      if (pending === undefined || pending.redirectUri !== form.redirect_uri || pending.challenge !== (await s256(form.code_verifier ?? ''))) return refused('Invalid authorization code')
-      return issue()
-    }),
-    http.get(urls.userinfo, async ({ request }) => {
-      const { token } = await record(echo, request)
-      return failureOf(echo, 'userinfo') ?? (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized())
-    }),
+    http.post(
+      urls.token,
+      recorded(echo, 'token', async ({ body }) => {
+        const form = body as Record<string, string | undefined>
+        const failure = failureOf(echo, 'token')
+        if (failure !== undefined) return failure
+        if (form.grant_type === 'refresh_token') {
+          // Echo rotates refresh tokens: one that was used (or replaced by a newer sign-in) is refused.
+          return echo.options.refuseRefresh || form.refresh_token !== echo.liveRefreshToken ? refused('Invalid refresh token') : issue()
+        }
+        if (form.grant_type !== 'authorization_code') return HttpResponse.json({ error: 'unsupported_grant_type' }, { status: 400 })
+        const pending = echo.codes.get(form.code ?? '')
+        echo.codes.delete(form.code ?? '')
+        if (pending === undefined || pending.clientId !== form.client_id || pending.redirectUri !== form.redirect_uri || pending.challenge !== (await s256(form.code_verifier ?? ''))) {
+          return refused('Invalid authorization code')
+        }
+        return issue()
+      }),
+    ),
+    http.get(
+      urls.userinfo,
+      recorded(echo, 'userinfo', ({ token }) => failureOf(echo, 'userinfo') ?? (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized())),
+    ),
   ]
 }
 

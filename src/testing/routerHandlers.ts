@@ -3,7 +3,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 import { chatAnswer, googleAnswer, messagesAnswer, pacedBody, responsesAnswer } from './answers'
 import type { EchoEndpointName, EchoEndpoints } from './endpoints'
 import { echoFixtures } from './fixtures'
-import { failureOf, record, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
+import { failureOf, recorded, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
 
 type ModelBody = { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined
 
@@ -14,19 +14,17 @@ type ModelBody = { model?: string; stream?: boolean; stream_options?: { include_
  * @internal
  */
 export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
-  const answer = echo.options.answer ?? echoFixtures.answer
   const stream = (frames: string[]) => new HttpResponse(pacedBody(frames, echo.options.streamDelayMs ?? 0))
 
-  const billed =
-    (name: EchoEndpointName, respond: (body: ModelBody, request: Request) => Response) =>
-    async ({ request }: { request: Request }) => {
-      const { token, body } = await record(echo, request)
+  /** A model call: recorded, failed when configured, 402 without a token or credit, 401 with a refused one, else `respond` with the answer text. */
+  const billed = (name: EchoEndpointName, respond: (body: ModelBody, answer: string, request: Request) => Response) =>
+    recorded(echo, name, ({ token, body }, request) => {
       const failure = failureOf(echo, name)
       if (failure !== undefined) return failure
       if (token === null || echo.options.outOfCredits) return paymentRequired()
-      return tokenAccepted(echo, token) ? respond(body as ModelBody, request) : unauthorized()
-    }
-  const messages = billed('messages', (body) => {
+      return tokenAccepted(echo, token) ? respond(body as ModelBody, echo.options.answer ?? echoFixtures.answer, request) : unauthorized()
+    })
+  const messages = billed('messages', (body, answer) => {
     const model = body?.model ?? 'claude-haiku-4-5'
     return body?.stream === true ? stream(messagesAnswer.stream(model, answer)) : HttpResponse.json(messagesAnswer.whole(model, answer))
   })
@@ -34,14 +32,14 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
   return [
     http.post(
       urls.chatCompletions,
-      billed('chatCompletions', (body) => {
+      billed('chatCompletions', (body, answer) => {
         const model = body?.model ?? 'gpt-4o-mini'
         return body?.stream === true ? stream(chatAnswer.stream(model, answer, body.stream_options?.include_usage === true)) : HttpResponse.json(chatAnswer.whole(model, answer))
       }),
     ),
     http.post(
       urls.responses,
-      billed('responses', (body) => {
+      billed('responses', (body, answer) => {
         const model = body?.model ?? 'gpt-4o-mini'
         return body?.stream === true ? stream(responsesAnswer.stream(model, answer)) : HttpResponse.json(responsesAnswer.whole(model, answer))
       }),
@@ -50,7 +48,7 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
     http.post(urls.messagesV1, messages),
     http.post(
       urls.googleModels,
-      billed('googleModels', (_body, request) => {
+      billed('googleModels', (_body, answer, request) => {
         const method = /models\/[^/:]+:(\w+)/.exec(new URL(request.url).pathname)?.[1]
         if (method === 'streamGenerateContent') return stream(googleAnswer.stream(answer))
         if (method === 'generateContent') return HttpResponse.json(googleAnswer.whole(answer))

@@ -12,7 +12,7 @@ export interface SeedEchoSessionOptions extends EchoConfig {
   userinfo?: UserInfoClaims
   /** Defaults to `echoFixtures.tokens.seeded.accessToken`. */
   accessToken?: string
-  /** Defaults to `echoFixtures.tokens.seeded.refreshToken`. */
+  /** Defaults to `echoFixtures.tokens.seeded.refreshToken`: the one `echoHandlers` takes at start (it takes no other it did not issue). */
   refreshToken?: string
   /** Defaults to 900. */
   expiresInSeconds?: number

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 import * as echoRtk from 'echo-rtk'
 import { echoApi } from 'echo-rtk'
 import { echoStoresPerTest } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
+import { ECHO, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -43,7 +43,8 @@ describe('echoApi', () => {
   })
 
   it('getApps reads the app list as { apps } from a page of { items }, and an answer with neither as an error', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     const app = { id: 'a1', name: 'Demo' }
     server.use(http.get(`${ECHO}/api/v1/apps`, () => HttpResponse.json({ items: [app], page: 0 }), { once: true }))
     expect((await store.dispatch(echoApi.endpoints.getApps.initiate(undefined, { forceRefetch: true }))).data).toEqual({ apps: [app] })

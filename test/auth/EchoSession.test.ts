@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoClient, echoApi, getToken, signIn, signOut, startEchoSession, stopEchoSession, type EchoConfig, type EchoStore } from 'echo-rtk'
 import { CONFIG, sessionOf, echoStoresPerTest } from '../support/echoStores'
-import { APP_ID, APP_URL, ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
+import { APP_ID, APP_URL, backFromEcho, codeExchanges, ECHO, refreshGrants, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
@@ -35,28 +35,28 @@ describe('sign-in', () => {
   })
 
   it('completes the code exchange once, reads the profile from userinfo and signs in', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     expect(auth(store)).toMatchObject({
       status: 'authenticated',
       user: { id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace', picture: null },
-      accessToken: 'access-1',
+      accessToken: 'test-access-1',
       error: null,
     })
-    expect(echo.counts.codeExchanges).toBe(1)
-    expect(echo.counts.userinfo).toBe(1)
+    expect(codeExchanges(echo)).toHaveLength(1)
+    expect(sentTo(echo, '/api/oauth/userinfo')).toHaveLength(1)
   })
 
   it('takes the preferred username as the name when there is none', async () => {
-    const echo = fakeEcho({ userinfo: { sub: 'user-2', email: 'grace@example.com', preferred_username: 'grace' } })
-    const store = await signInThroughEcho(echo)
+    serveEcho({ userinfo: { sub: 'user-2', email: 'grace@example.com', preferred_username: 'grace' } })
+    const store = await signInThroughEcho()
     expect(auth(store).user).toEqual({ id: 'user-2', email: 'grace@example.com', name: 'grace', picture: null })
   })
 
   it('removes code and state from the address bar, keeping every other parameter and the hash', async () => {
-    const echo = fakeEcho()
+    serveEcho()
     await newStore().dispatch(signIn())
-    const back = new URL(echo.authorize(navigations[0]!))
+    const back = new URL(await backFromEcho(navigations[0]!))
     window.history.replaceState(null, '', `/?tab=usage&code=${back.searchParams.get('code')}&lang=en&state=${back.searchParams.get('state')}#top`)
     const store = newStore()
     expect(window.location.href).toBe(`${APP_URL}/?tab=usage&lang=en#top`)
@@ -65,9 +65,9 @@ describe('sign-in', () => {
   })
 
   it('never sends a second exchange of the same code: started, stopped and started again (StrictMode), or by a second store', async () => {
-    const echo = fakeEcho()
+    const echo = serveEcho()
     await newStore().dispatch(signIn())
-    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    await backFromEcho(navigations[0]!)
     const store = newStore()
     const session = sessionOf(store)
     session.stop()
@@ -75,12 +75,12 @@ describe('sign-in', () => {
     const second = newStore()
     await session.signInCallback
     await sessionOf(second).signInCallback
-    expect(echo.counts.codeExchanges).toBe(1)
+    expect(codeExchanges(echo)).toHaveLength(1)
     expect(auth(store).status).toBe('authenticated')
   })
 
   it('turns an error from Echo into a clear auth error and removes it from the address bar', async () => {
-    fakeEcho()
+    serveEcho()
     await newStore().dispatch(signIn())
     const state = new URL(navigations[0]!).searchParams.get('state')!
     window.history.replaceState(null, '', `/?error=access_denied&error_description=The+user+declined&state=${state}&keep=1`)
@@ -94,9 +94,9 @@ describe('sign-in', () => {
   })
 
   it('reports a refused code exchange as an auth error and keeps no user', async () => {
-    const echo = fakeEcho()
+    serveEcho()
     await newStore().dispatch(signIn())
-    const back = new URL(echo.authorize(navigations[0]!))
+    const back = new URL(await backFromEcho(navigations[0]!))
     back.searchParams.set('code', 'forged')
     window.history.replaceState(null, '', back.href)
     const store = newStore()
@@ -106,10 +106,9 @@ describe('sign-in', () => {
   })
 
   it('a profile that cannot be read fails the sign-in with its own error, named once', async () => {
-    const echo = fakeEcho()
-    server.use(http.get(`${ECHO}/api/oauth/userinfo`, () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })))
+    serveEcho({ failures: { userinfo: { status: 401, body: { message: 'Unauthorized' } } } })
     await newStore().dispatch(signIn())
-    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    await backFromEcho(navigations[0]!)
     const store = newStore()
     await sessionOf(store).signInCallback
     expect(auth(store)).toMatchObject({
@@ -119,7 +118,7 @@ describe('sign-in', () => {
   })
 
   it('leaves alone a code in the address bar that some other sign-in started', () => {
-    fakeEcho()
+    serveEcho()
     window.history.replaceState(null, '', '/?code=theirs&state=not-ours')
     const store = newStore()
     expect(auth(store).status).toBe('unauthenticated')
@@ -139,14 +138,14 @@ describe('a config with keys echo-rtk does not read', () => {
 
 describe('start-up', () => {
   it('shows a valid stored session as authenticated at once, with no request', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo)
-    const before = { ...echo.counts }
+    const echo = serveEcho()
+    await signInThroughEcho()
+    const before = { refreshes: refreshGrants(echo).length, userinfo: sentTo(echo, '/api/oauth/userinfo').length }
     const store = newStore()
     expect(auth(store).status).toBe('authenticated')
     expect(auth(store).user?.name).toBe('Ada Lovelace')
-    expect(echo.counts.refreshes).toBe(before.refreshes)
-    expect(echo.counts.userinfo).toBe(before.userinfo)
+    expect(refreshGrants(echo)).toHaveLength(before.refreshes)
+    expect(sentTo(echo, '/api/oauth/userinfo')).toHaveLength(before.userinfo)
   })
 
   it('is unauthenticated at once when nothing is stored', () => {
@@ -155,14 +154,14 @@ describe('start-up', () => {
 
   it('gives an expired stored session one silent renew', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
-    const echo = fakeEcho({ accessTtl: 15 })
-    await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    await signInThroughEcho()
     vi.setSystemTime(Date.now() + 20_000)
     const store = newStore()
     expect(auth(store).status).toBe('loading')
     await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
-    expect(echo.counts.refreshes).toBe(1)
-    expect(auth(store).accessToken).toBe('access-2')
+    expect(refreshGrants(echo)).toHaveLength(1)
+    expect(auth(store).accessToken).toBe('test-access-2')
   })
 })
 
@@ -170,43 +169,45 @@ describe('refresh', () => {
   it('renews a 15-second token once per lifetime, never in a loop', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     vi.setSystemTime(Math.ceil(Date.now() / 1000) * 1000)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     await vi.advanceTimersByTimeAsync(59_000)
     // Each token is renewed once, a third of its life before it ends: about every 10 s (a little
     // less when oidc-client-ts's whole-second expiry cuts a token short), never sooner, never a loop.
-    expect(echo.counts.failedRefreshes).toBe(0)
-    expect(echo.counts.refreshes).toBeGreaterThanOrEqual(5)
-    expect(echo.counts.refreshes).toBeLessThanOrEqual(6)
-    const gaps = echo.refreshedAt.slice(1).map((at, index) => at - echo.refreshedAt[index]!)
+    const refreshes = refreshGrants(echo)
+    expect(refreshes.filter(({ status }) => status !== 200)).toEqual([])
+    expect(refreshes.length).toBeGreaterThanOrEqual(5)
+    expect(refreshes.length).toBeLessThanOrEqual(6)
+    const refreshedAt = refreshes.map(({ at }) => at)
+    const gaps = refreshedAt.slice(1).map((at, index) => at - refreshedAt[index]!)
     for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(9_000)
       expect(gap).toBeLessThanOrEqual(10_000)
     }
-    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: `access-${echo.counts.refreshes + 1}`, isRefreshing: false })
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: `test-access-${refreshes.length + 1}`, isRefreshing: false })
   })
 
   it('getToken() on an expired token and a 401 from the API share one refresh', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     vi.setSystemTime(Date.now() + 16_000)
     const [token, balance] = await Promise.all([
       store.dispatch(getToken()),
       store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false })),
     ])
-    expect(token).toBe('access-2')
+    expect(token).toBe('test-access-2')
     expect(balance.data?.balance).toBe(12.5)
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
   })
 
   it('on failure logs it, removes the stored user and stale state, and signs out', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     window.localStorage.setItem('oidc.stale-state', JSON.stringify({ id: 'stale-state', created: 1, request_type: 'si:r' }))
-    echo.failRefreshes()
+    echo.set({ refuseRefresh: true })
     vi.setSystemTime(Date.now() + 16_000)
     const client = new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO })
     await expect(client.balance.get()).rejects.toMatchObject({
@@ -225,8 +226,8 @@ describe('refresh', () => {
 
 describe('tabs', () => {
   it('a sign-out in one tab signs the other out (storage event)', async () => {
-    const echo = fakeEcho()
-    const first = await signInThroughEcho(echo)
+    serveEcho()
+    const first = await signInThroughEcho()
     const second = newStore()
     expect(auth(second).status).toBe('authenticated')
     const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
@@ -238,19 +239,19 @@ describe('tabs', () => {
   })
 
   it('a sign-in in one tab reaches the other', async () => {
-    const echo = fakeEcho()
+    serveEcho()
     const waiting = newStore()
     expect(auth(waiting).status).toBe('unauthenticated')
-    await signInThroughEcho(echo)
+    await signInThroughEcho()
     const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
     expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1' } })
   })
 
   it('a tab mid-sign-in, tokens stored before the profile, is not taken for a signed-in user elsewhere', async () => {
-    const echo = fakeEcho()
+    serveEcho()
     const waiting = newStore()
-    await signInThroughEcho(echo)
+    await signInThroughEcho()
     const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
     const complete = window.localStorage.getItem(key)!
     const withoutProfile = JSON.stringify({ ...JSON.parse(complete), profile: {} })
@@ -266,14 +267,13 @@ describe('tabs', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const { fakeLocks } = await import('../support/echoStores')
     const locks = fakeLocks()
-    const echo = fakeEcho({ accessTtl: 15 })
-    const first = await signInThroughEcho(echo, { locks })
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const first = await signInThroughEcho({ locks })
     const second = newStore({ locks })
     vi.setSystemTime(Date.now() + 16_000)
     const tokens = await Promise.all([first.dispatch(getToken()), second.dispatch(getToken())])
-    expect(echo.counts.refreshes).toBe(1)
-    expect(echo.counts.failedRefreshes).toBe(0)
-    expect(tokens).toEqual(['access-2', 'access-2'])
+    expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
+    expect(tokens).toEqual(['test-access-2', 'test-access-2'])
     expect([auth(first).status, auth(second).status]).toEqual(['authenticated', 'authenticated'])
   })
 })
@@ -282,17 +282,16 @@ describe('long-lived tokens', () => {
   it('a 30-day token renews exactly once per token: the timer waits in capped steps, never fires in a loop', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     const day = 86_400_000
-    const echo = fakeEcho({ accessTtl: 30 * 86_400 })
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 30 * 86_400 })
+    const store = await signInThroughEcho()
     // A timer can hold at most 2,147,483,647 ms (24.8 days); a longer delay would fire at once.
     await vi.advanceTimersByTimeAsync(29 * day)
-    expect(echo.counts.refreshes).toBe(0)
+    expect(refreshGrants(echo)).toHaveLength(0)
     await vi.advanceTimersByTimeAsync(1 * day)
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
     await vi.advanceTimersByTimeAsync(30 * day)
-    expect(echo.counts.refreshes).toBe(2)
-    expect(echo.counts.failedRefreshes).toBe(0)
-    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-3' })
+    expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200, 200])
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'test-access-3' })
   })
 })
 
@@ -302,8 +301,8 @@ describe('what other tabs and storage hand over', () => {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50))
 
   it('garbage on the hand-over channel is ignored in every tab: no throw, no user adopted, the next refresh still works', async () => {
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo, { openChannel })
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho({ openChannel })
     const stored = JSON.parse(window.localStorage.getItem(`oidc.user:${ECHO}:${APP_ID}`)!) as Record<string, unknown>
     const otherTab = new BroadcastChannel(channelName)
     for (const message of [
@@ -321,37 +320,37 @@ describe('what other tabs and storage hand over', () => {
     }
     await settle()
     otherTab.close()
-    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-1' })
-    await expect(store.dispatch(getToken())).resolves.toBe('access-1')
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'test-access-1' })
+    await expect(store.dispatch(getToken())).resolves.toBe('test-access-1')
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
-    await expect(store.dispatch(getToken())).resolves.toBe('access-2')
-    expect(echo.counts.refreshes).toBe(1)
-    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-2' })
+    await expect(store.dispatch(getToken())).resolves.toBe('test-access-2')
+    expect(refreshGrants(echo)).toHaveLength(1)
+    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'test-access-2' })
     expect(Number.isFinite(auth(store).expiresAt)).toBe(true)
   })
 
   it('a stored user whose expiry cannot be read counts as expired: one renew, never NaN in the store', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo)
+    const echo = serveEcho()
+    await signInThroughEcho()
     const key = `oidc.user:${ECHO}:${APP_ID}`
     window.localStorage.setItem(key, JSON.stringify({ ...JSON.parse(window.localStorage.getItem(key)!), expires_at: 'later' }))
     const store = newStore()
     expect(auth(store).status).toBe('loading')
     await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
     expect(Number.isFinite(auth(store).expiresAt)).toBe(true)
   })
 
   it('a refresh that fails also removes the sign-in this app left half-done (its state and PKCE verifier)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     // A sign-in started and abandoned (the user came back without finishing it), and another app's.
     await newStore().dispatch(signIn())
     window.localStorage.setItem('oidc.theirs', JSON.stringify({ id: 'theirs', client_id: 'another-app', created: Math.floor(Date.now() / 1000) }))
     expect(storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs')).toHaveLength(1)
-    echo.failRefreshes()
+    echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
     await store.dispatch(getToken())
@@ -361,8 +360,8 @@ describe('what other tabs and storage hand over', () => {
 
   it('a switch to another user in another tab never shows the new user with the old user\'s balance', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    serveEcho()
+    const store = await signInThroughEcho()
     expect(store.getState().echo.balance.balance?.balance).toBe(12.5)
     const key = `oidc.user:${ECHO}:${APP_ID}`
     const seen: { user: string | undefined; balance: number | undefined }[] = []
@@ -376,7 +375,7 @@ describe('what other tabs and storage hand over', () => {
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: switched, storageArea: window.localStorage }))
     expect(auth(store).user?.id).toBe('user-2')
     expect(seen.filter((state) => state.user === 'user-2' && state.balance === 12.5)).toEqual([])
-    // The new user's balance is then asked for (with a token this fake Echo never issued): let it settle.
+    // The new user's balance is then asked for: let it settle.
     await vi.waitFor(() => expect(store.getState().echo.balance.status).not.toBe('loading'))
   })
 })
@@ -386,11 +385,11 @@ describe('a session that ends on its own', () => {
 
   it('says so, here and in the other tabs, until the next sign-in starts; status is unauthenticated', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo, { openChannel })
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho({ openChannel })
     const otherTab = newStore({ openChannel })
     expect(auth(otherTab).status).toBe('authenticated')
-    echo.failRefreshes()
+    echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
     await expect(store.dispatch(getToken())).resolves.toBeNull()
@@ -402,17 +401,17 @@ describe('a session that ends on its own', () => {
   })
 
   it('a sign-out of the user\'s own is not an ended session: no message', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    serveEcho()
+    const store = await signInThroughEcho()
     await store.dispatch(signOut())
     expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: null })
   })
 
   it('a stored session whose renew fails at start-up has ended too', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    await signInThroughEcho(echo)
-    echo.failRefreshes()
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    await signInThroughEcho()
+    echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 20_000)
     const store = newStore()
@@ -427,22 +426,22 @@ describe('checkout coming back (a top-up)', () => {
     ['a checkout tab the app opened', 'tab', 1],
     ['checkout in the app\'s own tab', 'page', 0],
   ])('%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar', async (_name, mark, closes) => {
-    const echo = fakeEcho()
-    const firstTab = await signInThroughEcho(echo, { openChannel })
-    const balanceCalls = echo.counts.balance
-    echo.setBalance(22.5)
+    const echo = serveEcho()
+    const firstTab = await signInThroughEcho({ openChannel })
+    const balanceCalls = sentTo(echo, '/api/v1/balance').length
+    echo.set({ balance: 22.5 })
     window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
     const closeWindow = vi.fn()
     newStore({ openChannel, closeWindow })
     expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
     expect(closeWindow).toHaveBeenCalledTimes(closes)
     await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
-    expect(echo.counts.balance).toBeGreaterThan(balanceCalls)
+    expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(balanceCalls)
   })
 
   it('a page without the mark tells nobody and closes nothing', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo, { openChannel })
+    serveEcho()
+    await signInThroughEcho({ openChannel })
     const closeWindow = vi.fn()
     window.history.replaceState(null, '', '/?echo_top_up=yes-please')
     newStore({ openChannel, closeWindow })
@@ -455,8 +454,8 @@ describe('a refresh that fails while another tab renewed', () => {
   it('takes the tokens the other tab stored meanwhile instead of ending the session', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     vi.useFakeTimers({ toFake: ['Date'] })
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     const key = `oidc.user:${ECHO}:${APP_ID}`
     const mine = JSON.parse(window.localStorage.getItem(key)!) as Record<string, unknown>
     // The other tab's refresh lands while this tab's is refused (it waited too long for its turn, say).
@@ -478,28 +477,18 @@ describe('a refresh that fails while another tab renewed', () => {
  */
 async function refreshHeldAtEcho() {
   vi.useFakeTimers({ toFake: ['Date'] })
-  const echo = fakeEcho({ accessTtl: 15 })
-  const store = await signInThroughEcho(echo, { openChannel: (name: string) => new BroadcastChannel(name) })
+  const echo = serveEcho({ expiresInSeconds: 15 })
+  const store = await signInThroughEcho({ openChannel: (name: string) => new BroadcastChannel(name) })
   const otherTab = new BroadcastChannel(`echo-rtk:refresh:${ECHO}:${APP_ID}`)
   const handedOver: unknown[] = []
   otherTab.onmessage = (event) => handedOver.push(event.data)
-  let reachEcho = (): void => undefined
-  let answer = (): void => undefined
-  const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-  const answered = new Promise<void>((resolve) => (answer = resolve))
-  // Holds the token request, then lets fakeEcho answer it.
-  server.use(
-    http.post(`${ECHO}/api/oauth/token`, async () => {
-      reachEcho()
-      await answered
-    }),
-  )
+  const tokenEndpoint = echo.hold('token')
   vi.setSystemTime(Date.now() + 16_000)
   const refreshing = store.dispatch(getToken())
-  await reached
+  await tokenEndpoint.reached
   /** Lets Echo answer, and waits for what the tab does with it to reach the other tab. */
   const answerAndSettle = async () => {
-    answer()
+    tokenEndpoint.release()
     const token = await refreshing
     await new Promise((resolve) => setTimeout(resolve, 50))
     otherTab.close()
@@ -514,7 +503,7 @@ describe('a sign-out while a refresh is on its way', () => {
     const { echo, store, handedOver, answerAndSettle } = await refreshHeldAtEcho()
     await store.dispatch(signOut())
     await expect(answerAndSettle()).resolves.toBeNull()
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
     expect(handedOver).toEqual([])
     expect(storedKeys()).toEqual([])
     expect(auth(store)).toMatchObject({ status: 'unauthenticated', user: null, error: null })

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoClient, getToken, refreshBalance, type EchoStore, type WakeCause } from 'echo-rtk'
 import { echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
-import { APP_ID, ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
+import { APP_ID, ECHO, refreshGrants, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
@@ -51,10 +51,10 @@ function deviceNetwork() {
 async function signedInTab() {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
   vi.setSystemTime(Math.ceil(Date.now() / 1000) * 1000)
-  const echo = fakeEcho({ accessTtl: 15 })
+  const echo = serveEcho({ expiresInSeconds: 15 })
   const network = deviceNetwork()
   const wake = wakeSignals()
-  const store = await signInThroughEcho(echo, { onWake: wake.onWake })
+  const store = await signInThroughEcho({ onWake: wake.onWake })
   const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
   return { echo, network, wake, store, warned, logged, client: new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO }) }
@@ -71,13 +71,13 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
     expect(window.localStorage.getItem(USER_KEY)).toBe(stored)
     expect(network.tried.tokenRequests.length).toBe(3) // at 10 s, then 2 s and 5 s later
-    expect(echo.counts.refreshes).toBe(0)
+    expect(refreshGrants(echo)).toHaveLength(0)
     expect(warned).toHaveBeenCalledTimes(1)
     expect(String(warned.mock.calls[0]?.[0])).toContain(RECONNECTING)
     network.goOnline()
     wake.fire('online')
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
-    expect(echo.counts.refreshes).toBe(1)
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    expect(refreshGrants(echo)).toHaveLength(1)
     await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
   })
 
@@ -93,9 +93,8 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     await vi.advanceTimersByTimeAsync(1_000)
     network.goOnline()
     wake.fire('online')
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
-    expect(echo.counts.refreshes).toBe(1)
-    expect(echo.counts.failedRefreshes).toBe(0)
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
   })
 
   it.each([
@@ -113,8 +112,8 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     expect(window.localStorage.getItem(USER_KEY)).not.toBeNull()
     expect(logged).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(2_000)
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
-    expect(echo.counts.refreshes).toBe(1)
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    expect(refreshGrants(echo)).toHaveLength(1)
     await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
   })
 
@@ -132,7 +131,7 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     network.goOnline() // Echo is back, and nothing told the page
     await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
     expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false })
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
   })
 
   it('Echo unreachable at start-up with an expired stored token: signed in as the stored user, reconnecting; Echo back, renewed on the backoff', async () => {
@@ -142,11 +141,11 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     vi.setSystemTime(Date.now() + 20 * 60_000)
     const reloaded = newStore({ onWake: wake.onWake })
     await vi.advanceTimersByTimeAsync(0)
-    expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'access-1' })
+    expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' })
     network.goOnline() // the server came back; the device never went offline, so no `online` event
     await vi.advanceTimersByTimeAsync(2_000)
-    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
-    expect(echo.counts.refreshes).toBe(1)
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    expect(refreshGrants(echo)).toHaveLength(1)
   })
 
   it('a page going away mid-refresh (its fetch cancelled) removes nothing: the reloaded page is signed in and renews with the same refresh token', async () => {
@@ -158,8 +157,8 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     store.dispatch({ type: 'echo/stopSession' })
     expect(window.localStorage.getItem(USER_KEY)).toBe(stored)
     const reloaded = newStore()
-    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, accessToken: 'access-2' }))
-    expect(echo.counts.failedRefreshes).toBe(0)
+    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, accessToken: 'test-access-2' }))
+    expect(refreshGrants(echo).filter(({ status }) => status !== 200)).toEqual([])
   })
 
   it('an hour offline costs a bounded number of attempts, on the backoff (2 s, 5 s, 15 s, 60 s, then every 5 minutes), and one warning', async () => {
@@ -192,15 +191,7 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
 describe('a refresh that takes longer than 10 s', () => {
   it('fails its waiters at 10 s (NETWORK_ERROR); the late 200 is adopted and stored, and nothing is sent again meanwhile', async () => {
     const { echo, store, client, wake } = await signedInTab()
-    let answer = (): void => undefined
-    const answered = new Promise<void>((resolve) => (answer = resolve))
-    let tokenRequests = 0
-    server.use(
-      http.post(`${ECHO}/api/oauth/token`, async () => {
-        tokenRequests += 1
-        await answered // then fakeEcho answers, 200
-      }),
-    )
+    const tokenEndpoint = echo.hold('token')
     vi.setSystemTime(Date.now() + 16_000)
     const call = client.balance.get().catch((error: unknown) => error)
     await vi.advanceTimersByTimeAsync(9_999)
@@ -211,11 +202,11 @@ describe('a refresh that takes longer than 10 s', () => {
     // Coming back online while the grant is still out: its turn is not over, nothing new is sent.
     wake.fire('online')
     await vi.advanceTimersByTimeAsync(12_000)
-    expect(tokenRequests).toBe(1)
-    answer()
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' }))
-    expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'access-2', refresh_token: 'refresh-2' })
-    expect(echo.counts).toMatchObject({ refreshes: 1, failedRefreshes: 0 })
+    expect(refreshGrants(echo)).toHaveLength(1)
+    tokenEndpoint.release()
+    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'test-access-2', refresh_token: 'test-refresh-2' })
+    expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
   })
 })
 
@@ -226,7 +217,7 @@ describe('a refresh Echo refuses ends the session', () => {
     vi.setSystemTime(Date.now() + 31 * 86_400_000) // Echo's refresh tokens live 30 days
     const reloaded = newStore()
     await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ status: 'unauthenticated', error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
-    expect(echo.counts.refreshes).toBe(0)
+    expect(refreshGrants(echo)).toHaveLength(0)
     expect(window.localStorage.getItem(USER_KEY)).toBeNull()
     expect(logged).toHaveBeenCalledWith('Token refresh failed:', new Error('The refresh token has expired: sign in again'))
   })
@@ -258,11 +249,11 @@ describe('a refresh Echo refuses ends the session', () => {
     ['the channel message first', ['endedMessage', 'storageEvent'] as const],
   ])('the other tab says the session ended, whichever signal comes first (%s)', async (_order, order) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const first = await signInThroughEcho(echo)
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const first = await signInThroughEcho()
     const second = tabWithControlledSignals()
     expect(auth(second.tab).status).toBe('authenticated')
-    echo.failRefreshes()
+    echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
     await first.dispatch(getToken())
@@ -272,8 +263,8 @@ describe('a refresh Echo refuses ends the session', () => {
   })
 
   it('a sign-out chosen in another tab stays without a message: no ended signal follows its storage event', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo)
+    serveEcho()
+    await signInThroughEcho()
     const second = tabWithControlledSignals()
     window.localStorage.removeItem(USER_KEY) // what the sign-out in the first tab did
     second.storageEvent()
@@ -284,13 +275,13 @@ describe('a refresh Echo refuses ends the session', () => {
 describe('tabs coming back together', () => {
   it('`online` firing in three reconnecting tabs at once sends one token request; every tab takes its tokens', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
-    const echo = fakeEcho({ accessTtl: 15 })
+    const echo = serveEcho({ expiresInSeconds: 15 })
     const network = deviceNetwork()
     const locks = fakeLocks()
     const openChannel = (name: string) => new BroadcastChannel(name)
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const tabs = [wakeSignals(), wakeSignals(), wakeSignals()]
-    const first = await signInThroughEcho(echo, { locks, openChannel, onWake: tabs[0]!.onWake })
+    const first = await signInThroughEcho({ locks, openChannel, onWake: tabs[0]!.onWake })
     const stores = [first, newStore({ locks, openChannel, onWake: tabs[1]!.onWake }), newStore({ locks, openChannel, onWake: tabs[2]!.onWake })]
     network.goOffline()
     await vi.advanceTimersByTimeAsync(11_000)
@@ -300,10 +291,10 @@ describe('tabs coming back together', () => {
     for (const tab of tabs) tab.fire('online')
     await vi.advanceTimersByTimeAsync(1_000)
     await vi.waitFor(() => {
-      for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'access-2' })
+      for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' })
     })
     expect(network.tried.tokenRequests.length - before).toBe(1)
-    expect(echo.counts).toMatchObject({ refreshes: 1, failedRefreshes: 0 })
+    expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
     await expect(stores[2]!.dispatch(refreshBalance())).resolves.toMatchObject({ balance: 12.5 })
   })
 })

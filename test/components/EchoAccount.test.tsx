@@ -8,16 +8,17 @@ import { EchoAccount, getToken, insufficientFundsDetected } from 'echo-rtk'
 import { signedOut } from '../../src/store/authSlice'
 
 import { echoStoresPerTest } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
 import { server } from '../support/server'
+import { ECHO, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 /** What the provider's announcer is saying now. */
 const announced = () => document.querySelector('[data-echo-announcer]')?.textContent
 
 async function signedInAccount() {
-  const store = await signInThroughEcho(fakeEcho())
+  serveEcho()
+  const store = await signInThroughEcho()
   const view = renderWithEcho(
     <>
       <p>Elsewhere in the app</p>
@@ -54,13 +55,8 @@ describe('EchoAccount', () => {
     [20, 'Echo credits $13.00'],
     [0, 'Echo credits $12.50'],
   ])('counts the free tier into the credit only as far as the app\'s pool can pay (pool $%s)', async (pool, label) => {
-    const echo = fakeEcho()
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, () =>
-        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
-      ),
-    )
-    const store = await signInThroughEcho(echo)
+    serveEcho({ freeTier: 0.5, spendPool: pool })
+    const store = await signInThroughEcho()
     renderWithEcho(<EchoAccount />, { store })
     expect(await screen.findByRole('button', { name: label })).toBeDefined()
   })
@@ -97,7 +93,8 @@ describe('EchoAccount', () => {
   })
 
   it('with two accounts on the page (say a header and a drawer), each event is said once and ids stay unique', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     renderWithEcho(
       <>
         <EchoAccount />

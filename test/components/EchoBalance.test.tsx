@@ -7,15 +7,16 @@ import { EchoBalance, EchoProvider, EchoTopUp, formatUsd, insufficientFundsDetec
 import { echoHandlers, seedEchoSession } from 'echo-rtk/testing'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
 import { server } from '../support/server'
+import { ECHO, serveEcho } from '../support/testEcho'
 
 const { signInThroughEcho } = echoStoresPerTest()
 
 describe('EchoBalance', () => {
   it('shows the paid balance in dollars and the free tier left, clamped at $0.00', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     const { container } = renderWithEcho(<EchoBalance className="wallet" />, { store })
     expect(container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('$12.50')
     // The wire says amountLeft: -1; nobody has a negative free tier.
@@ -33,7 +34,8 @@ describe('EchoBalance', () => {
     ['a balance of [] and a free tier of []', [], []],
     ['text where numbers belong', { balance: '12' }, { userSpendInfo: { amountLeft: 'lots' } }],
   ])('%s: shows — and never crashes the host app around it', async (_name, balance, freeTier) => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     server.use(
       http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json(balance)),
       http.post(`${ECHO}/api/v1/balance/free`, () => HttpResponse.json(freeTier)),

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { echoApi, echoMiddleware, echoReducers, EchoProvider, EchoSignIn, SignedIn, SignedOut, useEcho } from 'echo-rtk'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
+import { serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -66,14 +66,15 @@ describe('EchoProvider', () => {
   })
 
   it('creates its own store and shows a stored session as signed in on the first render after mount', async () => {
-    await signInThroughEcho(fakeEcho())
+    serveEcho()
+    await signInThroughEcho()
     renderWithEcho(<Status />)
     expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
   })
 
   it('shows a stored session signed in on the first render, before any request leaves', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo)
+    serveEcho()
+    await signInThroughEcho()
     const sent = vi.spyOn(globalThis, 'fetch')
     const seenAtRender: { status: string; requests: number }[] = []
     function FirstRender() {
@@ -101,7 +102,8 @@ describe('EchoProvider', () => {
   })
 
   it('works with a host store set up with echoReducers and echoMiddleware', async () => {
-    await signInThroughEcho(fakeEcho())
+    serveEcho()
+    await signInThroughEcho()
     const store = configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })
     renderWithEcho(<Status />, { store })
     expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
@@ -149,7 +151,8 @@ describe('EchoProvider', () => {
   })
 
   it("keeps two providers on one page apart, and leaves the app's own react-redux store alone", async () => {
-    await signInThroughEcho(fakeEcho())
+    serveEcho()
+    await signInThroughEcho()
     const hostStore = configureStore({ reducer: { greeting: (state: string = 'hello from the host') => state } })
     function HostGreeting() {
       return <p>{useSelector<{ greeting: string }, string>((state) => state.greeting)}</p>

@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoSignIn, type EchoUser } from 'echo-rtk'
+import type { UserInfoClaims } from 'echo-rtk/testing'
 
 import { echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho, storeWithSessionOverrides } from '../support/renderWithEcho'
+import { backFromEcho, codeExchanges, serveEcho } from '../support/testEcho'
 
 const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
 
@@ -14,8 +15,9 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-async function signedInAs(userinfo: Record<string, unknown>) {
-  const store = await signInThroughEcho(fakeEcho({ userinfo }))
+async function signedInAs(userinfo: UserInfoClaims) {
+  serveEcho({ userinfo })
+  const store = await signInThroughEcho()
   renderWithEcho(<EchoSignIn />, { store })
 }
 
@@ -65,20 +67,21 @@ describe('EchoSignIn', () => {
   })
 
   it('calls onSuccess once with the user when a sign-in completes on this page', async () => {
-    const echo = fakeEcho()
+    const echo = serveEcho()
     await newStore().dispatch((await import('echo-rtk')).signIn())
-    window.history.replaceState(null, '', echo.authorize(navigations[0]!))
+    await backFromEcho(navigations[0]!)
     const onSuccess = vi.fn<(user: EchoUser) => void>()
     renderWithEcho(<EchoSignIn onSuccess={onSuccess} />, { store: newStore() })
     await screen.findByText(/Signed in as Ada Lovelace/)
     await act(() => Promise.resolve())
     expect(onSuccess).toHaveBeenCalledTimes(1)
     expect(onSuccess).toHaveBeenCalledWith({ id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace', picture: null })
-    expect(echo.counts.codeExchanges).toBe(1)
+    expect(codeExchanges(echo)).toHaveLength(1)
   })
 
   it('does not call onSuccess for a session restored from storage', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     const onSuccess = vi.fn()
     window.history.replaceState(null, '', '/')
     renderWithEcho(<EchoSignIn onSuccess={onSuccess} />, { store: newStore() })
@@ -89,9 +92,9 @@ describe('EchoSignIn', () => {
   })
 
   it('calls onError when the sign-in coming back fails', async () => {
-    const echo = fakeEcho()
+    serveEcho()
     await newStore().dispatch((await import('echo-rtk')).signIn())
-    const back = new URL(echo.authorize(navigations[0]!))
+    const back = new URL(await backFromEcho(navigations[0]!))
     back.searchParams.set('code', 'forged')
     window.history.replaceState(null, '', back.href)
     const onError = vi.fn<(error: Error) => void>()

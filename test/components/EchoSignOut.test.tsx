@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest'
 import { EchoSignIn, EchoSignOut, SignedIn, SignedOut } from 'echo-rtk'
 
 import { echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho, storeWithSessionOverrides } from '../support/renderWithEcho'
+import { serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
 describe('EchoSignOut', () => {
   it('reads Sign out and signs the user out', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     renderWithEcho(
       <>
         <SignedIn>
@@ -32,7 +33,8 @@ describe('EchoSignOut', () => {
   })
 
   it('reads Signing out... and is busy while it signs out', async () => {
-    await signInThroughEcho(fakeEcho())
+    serveEcho()
+    await signInThroughEcho()
     let finish!: () => void
     const store = storeWithSessionOverrides({ signOut: () => new Promise<void>((resolve) => (finish = resolve)) })
     renderWithEcho(<EchoSignOut />, { store })

@@ -6,9 +6,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { EchoTopUp, insufficientFundsDetected } from 'echo-rtk'
 
 import { echoStoresPerTest } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
 import { server } from '../support/server'
+import { ECHO, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -21,8 +21,8 @@ const descriptionOf = (element: HTMLElement) =>
     .join(' ')
 
 async function topUp(props: Parameters<typeof EchoTopUp>[0] = {}) {
-  const echo = fakeEcho()
-  const store = await signInThroughEcho(echo)
+  const echo = serveEcho()
+  const store = await signInThroughEcho()
   const navigate = vi.fn<(url: string) => void>()
   renderWithEcho(<EchoTopUp navigate={navigate} {...props} />, { store })
   return { echo, store, navigate, amount: screen.getByLabelText('Amount (USD)'), button: screen.getByRole('button', { name: 'Add credits' }) }
@@ -35,31 +35,25 @@ describe('EchoTopUp', () => {
     await userEvent.type(amount, '25')
     await userEvent.click(button)
     expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/link-1')
-    expect(echo.counts.paymentLinks).toBe(1)
+    expect(sentTo(echo, '/api/v1/stripe/payment-link')).toHaveLength(1)
   })
 
   it('opens checkout in a tab of its own, opened at the click and cut off from this page, and marks the return as that tab', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
-    const bodies: { successUrl?: string }[] = []
-    server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
-        bodies.push((await request.json()) as { successUrl?: string })
-        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://checkout.echo.test/l1' } })
-      }),
-    )
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     const checkoutTab = { opener: window as unknown, location: { replace: vi.fn() }, close: vi.fn() }
     const open = vi.spyOn(window, 'open').mockReturnValue(checkoutTab as unknown as Window)
     renderWithEcho(<EchoTopUp />, { store })
     await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
     expect(open).toHaveBeenCalledWith('', '_blank')
     expect(checkoutTab.opener).toBeNull()
-    expect(checkoutTab.location.replace).toHaveBeenCalledWith('https://checkout.echo.test/l1')
-    expect(bodies).toEqual([{ amount: 10, description: 'Echo Credits', successUrl: `${window.location.origin}/?echo_top_up=tab` }])
+    expect(checkoutTab.location.replace).toHaveBeenCalledWith('https://checkout.echo.test/link-1')
+    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ body }) => body)).toEqual([{ amount: 10, description: 'Echo Credits', successUrl: `${window.location.origin}/?echo_top_up=tab` }])
   })
 
   it('closes the tab it opened when the link cannot be made', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 503 })))
     const checkoutTab = { opener: null, location: { replace: vi.fn() }, close: vi.fn() }
     vi.spyOn(window, 'open').mockReturnValue(checkoutTab as unknown as Window)
@@ -70,17 +64,10 @@ describe('EchoTopUp', () => {
   })
 
   it('with checkoutIn="this-tab" and its own navigate, marks the return as this page', async () => {
-    const bodies: { successUrl?: string }[] = []
-    const { button, navigate } = await topUp({ checkoutIn: 'this-tab', successUrl: 'https://app.test/billing?plan=pro' })
-    server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
-        bodies.push((await request.json()) as { successUrl?: string })
-        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://checkout.echo.test/l1' } })
-      }),
-    )
+    const { button, navigate, echo } = await topUp({ checkoutIn: 'this-tab', successUrl: 'https://app.test/billing?plan=pro' })
     await userEvent.click(button)
-    expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/l1')
-    expect(bodies[0]?.successUrl).toBe('https://app.test/billing?plan=pro&echo_top_up=page')
+    expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/link-1')
+    expect(sentTo(echo, '/api/v1/stripe/payment-link')[0]?.body).toMatchObject({ successUrl: 'https://app.test/billing?plan=pro&echo_top_up=page' })
   })
 
   it.each(['', '0.5', '0', '-3', 'e'])('refuses an amount of %j: Add credits stays in the Tab order, disabled, and the field says why', async (typed) => {
@@ -95,7 +82,7 @@ describe('EchoTopUp', () => {
     await userEvent.tab()
     expect(document.activeElement).toBe(button)
     await userEvent.keyboard('{Enter}')
-    expect(echo.counts.paymentLinks).toBe(0)
+    expect(sentTo(echo, '/api/v1/stripe/payment-link')).toHaveLength(0)
     await userEvent.clear(amount)
     await userEvent.type(amount, '5')
     expect([button.getAttribute('aria-disabled'), amount.getAttribute('aria-invalid'), descriptionOf(amount)]).toEqual(['false', 'false', ''])
@@ -103,23 +90,18 @@ describe('EchoTopUp', () => {
 
   it('stays focused and busy while the link is made, then focused again, on success and on failure', async () => {
     const { button, echo } = await topUp()
-    let answer = (): void => undefined
-    server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, async () => {
-        await new Promise<void>((resolve) => (answer = resolve))
-        return HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })
-      }),
-    )
+    echo.set({ failures: { paymentLink: { status: 502, body: { message: 'Stripe is down' } } } })
+    const paymentLink = echo.hold('paymentLink')
     button.focus()
     await userEvent.keyboard('{Enter}')
     expect(button.getAttribute('aria-busy')).toBe('true')
     expect(button.getAttribute('aria-disabled')).toBe('true')
     expect(document.activeElement).toBe(button)
     await userEvent.keyboard('{Enter}') // pressed again while busy: nothing more is sent
-    answer()
+    paymentLink.release()
     await vi.waitFor(() => expect(button.getAttribute('aria-busy')).toBe('false'))
     expect(document.activeElement).toBe(button)
-    expect(echo.counts.paymentLinks).toBe(0) // the override answered; fakeEcho never saw it
+    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ status }) => status)).toEqual([502])
   })
 
   it('refuses to follow a link that is neither https nor on the Echo host', async () => {
@@ -146,7 +128,8 @@ describe('EchoTopUp', () => {
   })
 
   it('offers itself once Echo has answered 402', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     renderWithEcho(<EchoTopUp onlyWhenOutOfCredits />, { store })
     expect(screen.queryByLabelText('Amount (USD)')).toBeNull()
     act(() => {
@@ -157,7 +140,8 @@ describe('EchoTopUp', () => {
   })
 
   it('with two top-ups mounted, the out-of-credits line is said once, by the announcer, not by each', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     renderWithEcho(
       <>
         <EchoTopUp />

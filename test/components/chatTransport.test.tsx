@@ -24,7 +24,7 @@ import { devServerConfig, recordDevServer, storeDevServerSession } from '../supp
 let dev: RunningDevServer
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 5 })
-}, 30_000)
+})
 afterAll(async () => {
   await dev?.close()
 })

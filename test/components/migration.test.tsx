@@ -21,7 +21,7 @@ let dev: RunningDevServer
 let seen: SeenByDevServer[]
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 2 })
-}, 30_000)
+})
 afterAll(async () => {
   await dev?.close()
 })

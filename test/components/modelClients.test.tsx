@@ -23,7 +23,7 @@ let seen: SeenByDevServer[]
 let userToken: string
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 5 })
-}, 30_000)
+})
 afterAll(async () => {
   await dev?.close()
 })

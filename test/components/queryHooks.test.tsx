@@ -1,12 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react'
-import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
 import { EchoProvider, signOut, skipToken, useGetBalanceQuery, useGetFreeBalanceQuery, useGetUserQuery, type EchoStore } from 'echo-rtk'
+import type { EchoHandlers } from 'echo-rtk/testing'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { APP_ID, ECHO, fakeEcho } from '../support/fakeEcho'
-import { server } from '../support/server'
+import { APP_ID, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -19,22 +18,12 @@ function Account({ skip = false }: { skip?: boolean }) {
   return <output>{shown.join(' ')}</output>
 }
 
-/** Counts the requests each /api/v1 path got, on top of the fake Echo; `/api/v1/user` is answered too. */
-function countRequests() {
-  const counts: Record<string, number> = {}
-  const bodies: unknown[] = []
-  server.events.on('request:start', ({ request }) => {
-    const path = new URL(request.url).pathname
-    if (path.startsWith('/api/v1/')) counts[path] = (counts[path] ?? 0) + 1
-    if (path === '/api/v1/balance/free') void request.clone().json().then((body) => bodies.push(body))
-  })
-  server.use(http.get(`${ECHO}/api/v1/user`, () => HttpResponse.json({ id: 'user-1', email: 'ada@example.com', name: 'Ada', image: null, picture: null, createdAt: '', updatedAt: '' })))
-  return { counts, bodies }
-}
+/** The requests the served Echo got under /api/v1. */
+const apiCalls = (echo: EchoHandlers) => echo.requests.filter(({ path }) => path.startsWith('/api/v1/'))
 
 /** Another tab signs in: this one hears it through storage and signs in too. */
-async function signInElsewhere(store: EchoStore, echo: ReturnType<typeof fakeEcho>) {
-  await signInThroughEcho(echo)
+async function signInElsewhere(store: EchoStore) {
+  await signInThroughEcho()
   const key = Object.keys(window.localStorage).find((name) => name.startsWith('oidc.user:'))!
   act(() => {
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
@@ -44,8 +33,7 @@ async function signInElsewhere(store: EchoStore, echo: ReturnType<typeof fakeEch
 
 describe('query hooks that need a user', () => {
   it('send nothing and show no error while signed out, then run once someone signs in, and drop their data at sign-out', async () => {
-    const echo = fakeEcho()
-    const { counts, bodies } = countRequests()
+    const echo = serveEcho()
     const store = newStore()
     render(
       <EchoProvider config={CONFIG} store={store}>
@@ -54,28 +42,26 @@ describe('query hooks that need a user', () => {
     )
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(screen.getByRole('status').textContent).toBe('none none none')
-    expect(counts).toEqual({})
-    await signInElsewhere(store, echo)
+    expect(apiCalls(echo)).toEqual([])
+    await signInElsewhere(store)
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('data data data'))
     // The free tier defaulted to the provider's app.
-    expect(bodies).toContainEqual({ echoAppId: APP_ID })
+    expect(sentTo(echo, '/api/v1/balance/free').map(({ body }) => body)).toContainEqual({ echoAppId: APP_ID })
     await act(() => store.dispatch(signOut()))
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('none none none'))
-    server.events.removeAllListeners()
   })
 
   it('skip and skipToken still skip while signed in', async () => {
-    const { counts } = countRequests()
-    const store = await signInThroughEcho(fakeEcho())
-    const before = { ...counts }
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const balanceCalls = sentTo(echo, '/api/v1/balance').length
     render(
       <EchoProvider config={CONFIG} store={store}>
         <Account skip />
       </EchoProvider>,
     )
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('none data none'))
-    expect(counts['/api/v1/user']).toBeUndefined()
-    expect(counts['/api/v1/balance']).toBe(before['/api/v1/balance'])
-    server.events.removeAllListeners()
+    expect(sentTo(echo, '/api/v1/user')).toEqual([])
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(balanceCalls)
   })
 })

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { EchoAccount, EchoBalance, EchoSignIn, useEcho } from 'echo-rtk'
 
 import { echoStoresPerTest, sessionOf } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
+import { refreshGrants, serveEcho } from '../support/testEcho'
 
 const { signInThroughEcho } = echoStoresPerTest()
 
@@ -16,8 +16,8 @@ function UserName() {
 
 describe('a silent token refresh', () => {
   it('re-renders none of the balance, the sign-in button, the account control or a useEcho() consumer', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     const renders = { balance: 0, useEcho: 0, signIn: 0, account: 0 }
     renderWithEcho(
       <>
@@ -38,8 +38,8 @@ describe('a silent token refresh', () => {
     )
     const before = { ...renders }
     await act(() => sessionOf(store).coordinator.refreshToken())
-    expect(echo.counts.refreshes).toBe(1)
-    expect(store.getState().echo.auth.accessToken).toBe('access-2')
+    expect(refreshGrants(echo)).toHaveLength(1)
+    expect(store.getState().echo.auth.accessToken).toBe('test-access-2')
     expect(renders).toEqual(before)
   })
 })

@@ -8,8 +8,8 @@ import { EchoProvider, useEcho } from 'echo-rtk'
 import { signInFailed } from '../../src/store/authSlice'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
+import { ECHO, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 
@@ -30,7 +30,8 @@ describe('useEcho', () => {
 
 describe('useEcho in a provider', () => {
   it('gives the user, the status, the balance and the resolved config', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     await waitFor(() => expect(result.current.balance).not.toBeNull())
     expect(result.current).toMatchObject({
@@ -47,7 +48,8 @@ describe('useEcho in a provider', () => {
   })
 
   it('createPaymentLink() never hands back a link the app should not follow (javascript:, plain http elsewhere)', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     for (const url of ['javascript:alert(1)', 'http://evil.example/pay', 'not a url']) {
       server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url } })))
@@ -67,21 +69,16 @@ describe('useEcho in a provider', () => {
   })
 
   it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {
-    const store = await signInThroughEcho(fakeEcho())
-    const bodies: unknown[] = []
-    server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, async ({ request }) => {
-        bodies.push(await request.json())
-        return HttpResponse.json({ paymentLink: { id: 'l1', url: 'https://pay.echo.test/l1', amount: 15, currency: 'usd', status: 'created', created: 1 } })
-      }),
-    )
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
-    await expect(result.current.createPaymentLink(15)).resolves.toBe('https://pay.echo.test/l1')
-    expect(bodies).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: window.location.origin }])
+    await expect(result.current.createPaymentLink(15)).resolves.toBe('https://checkout.echo.test/link-1')
+    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ body }) => body)).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: window.location.origin }])
   })
 
   it('error prefers the auth error, then the balance error, then the payment error', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'card declined' }, { status: 400 })))
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     await expect(result.current.createPaymentLink(5)).rejects.toThrow('{"message":"card declined"} while creating payment link')

@@ -9,9 +9,9 @@ import type { EchoEnvironment } from '../../src/auth/environment'
 import { BALANCE_REFETCH_DELAY_MS } from '../../src/store/middleware/modelCalls'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { fakeEcho } from '../support/fakeEcho'
 import { renderWithEcho } from '../support/renderWithEcho'
 import { server } from '../support/server'
+import { sentTo, serveEcho } from '../support/testEcho'
 
 const ROUTER = 'https://router.echo.test'
 const config = { ...CONFIG, baseRouterUrl: ROUTER }
@@ -34,8 +34,8 @@ function routerStub({ status = 200 }: { status?: number } = {}) {
 }
 
 async function signedIn(environment: Partial<EchoEnvironment> = {}) {
-  const echo = fakeEcho()
-  const store = await signInThroughEcho(echo, environment, config)
+  const echo = serveEcho()
+  const store = await signInThroughEcho(environment, config)
   const wrapper = ({ children }: { children: ReactNode }) => (
     <EchoProvider config={config} store={store}>
       {children}
@@ -76,7 +76,7 @@ describe('useEchoRouter', () => {
     const { result } = renderHook(() => useEchoRouter(), { wrapper })
     const answer = await result.current.chat.completions.create(chat)
     expect(answer.choices[0]?.message.content).toBe('Hi!')
-    expect(tokens).toEqual(['Bearer access-1'])
+    expect(tokens).toEqual(['Bearer test-access-1'])
   })
 
   it('refetches the balance once after a burst of calls has ended, streamed ones included', async () => {
@@ -84,18 +84,18 @@ describe('useEchoRouter', () => {
     const timers = handRunTimers()
     const { echo, wrapper } = await signedIn(timers)
     const { result } = renderHook(() => useEchoRouter(), { wrapper })
-    const before = echo.counts.balance
+    const before = sentTo(echo, '/api/v1/balance').length
     const stream = await result.current.chat.completions.create({ ...chat, stream: true })
     const pieces: string[] = []
     for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta.content ?? '')
     await Promise.all([result.current.chat.completions.create(chat), result.current.chat.completions.create(chat)])
     expect(pieces.join('')).toBe('Hi')
-    expect(echo.counts.balance).toBe(before)
+    expect(sentTo(echo, '/api/v1/balance').length).toBe(before)
     // Three calls ended: one refetch is waiting, the others were folded into it (setting it back once).
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(1)
     timers.run(BALANCE_REFETCH_DELAY_MS)
     timers.run(BALANCE_REFETCH_DELAY_MS)
-    await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
+    await waitFor(() => expect(sentTo(echo, '/api/v1/balance').length).toBe(before + 1))
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(0)
   })
 
@@ -104,16 +104,16 @@ describe('useEchoRouter', () => {
     const timers = handRunTimers()
     const { echo, wrapper } = await signedIn(timers)
     const { result } = renderHook(() => useEchoRouter(), { wrapper })
-    const before = echo.counts.balance
+    const before = sentTo(echo, '/api/v1/balance').length
     await result.current.chat.completions.create(chat)
     await result.current.chat.completions.create(chat)
     timers.run(BALANCE_REFETCH_DELAY_MS)
     // The second call ended during the wait: one more wait, and still one timer.
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(echo.counts.balance).toBe(before)
+    expect(sentTo(echo, '/api/v1/balance').length).toBe(before)
     timers.run(BALANCE_REFETCH_DELAY_MS)
-    await waitFor(() => expect(echo.counts.balance).toBe(before + 1))
+    await waitFor(() => expect(sentTo(echo, '/api/v1/balance').length).toBe(before + 1))
     expect(timers.pending(BALANCE_REFETCH_DELAY_MS)).toBe(0)
   })
 
@@ -140,7 +140,7 @@ describe('useEchoRouter', () => {
     const { result } = renderHook(() => ({ router: useEchoRouter(), echo: useEcho() }), { wrapper })
     await result.current.router.chat.completions.create(chat).catch(() => undefined)
     await waitFor(() => expect(result.current.echo.isInsufficientFunds).toBe(true))
-    echo.setBalance(25)
+    echo.set({ balance: 25 })
     await act(() => result.current.echo.refreshBalance())
     // RTK batches store notifications for RTK Query results, so the re-render may come a frame later.
     await waitFor(() => expect(result.current.echo.isInsufficientFunds).toBe(false))

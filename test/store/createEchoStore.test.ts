@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
 import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
-import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
@@ -17,11 +16,11 @@ import {
   stopEchoSession,
   type EchoRootState,
 } from 'echo-rtk'
+import { echoFixtures } from 'echo-rtk/testing'
 
 import { signedIn, signedOut } from '../../src/store/authSlice'
 import { CONFIG, echoStoresPerTest, sessionOf } from '../support/echoStores'
-import { ECHO, fakeEcho } from '../support/fakeEcho'
-import { server } from '../support/server'
+import { ECHO, sentTo, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
 const hostStores: { dispatch(action: UnknownAction): unknown }[] = []
@@ -43,8 +42,8 @@ function hostStore(extra: Middleware[] = []) {
 
 describe('a host store with echoReducers and echoMiddleware', () => {
   it('runs the session and the API next to its own state', async () => {
-    const echo = fakeEcho()
-    await signInThroughEcho(echo)
+    serveEcho()
+    await signInThroughEcho()
     const store = hostStore()
     store.dispatch(startEchoSession(CONFIG))
     store.dispatch({ type: 'todos/added', payload: 'write tests' })
@@ -54,7 +53,7 @@ describe('a host store with echoReducers and echoMiddleware', () => {
   })
 
   it('starting the same session twice is a no-op; another config is refused clearly', () => {
-    fakeEcho()
+    serveEcho()
     const store = hostStore()
     const first = store.dispatch(startEchoSession(CONFIG))
     expect(store.dispatch(startEchoSession({ ...CONFIG }))).toBe(first)
@@ -86,8 +85,8 @@ describe('a host store with echoReducers and echoMiddleware', () => {
 
 describe('stores', () => {
   it('two stores in one page never share a session', async () => {
-    const echo = fakeEcho()
-    const first = await signInThroughEcho(echo)
+    serveEcho()
+    const first = await signInThroughEcho()
     const second = newStore()
     expect(sessionOf(first)).not.toBe(sessionOf(second))
     expect(sessionOf(first).coordinator).not.toBe(sessionOf(second).coordinator)
@@ -97,26 +96,28 @@ describe('stores', () => {
   })
 
   it('keep the refresh token out of the state', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     expect(JSON.stringify(store.getState())).not.toMatch(/refresh-\d/)
-    expect(store.getState().echo.auth.accessToken).toBe('access-1')
+    expect(store.getState().echo.auth.accessToken).toBe('test-access-1')
   })
 })
 
 describe('balance', () => {
   it('loads by itself once signed in: the balance and the free tier', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    serveEcho()
+    const store = await signInThroughEcho()
     expect(store.getState().echo.balance).toMatchObject({
       balance: { balance: 12.5, currency: 'USD' },
-      freeTierBalance: { spendPoolBalance: 5, userSpendInfo: { echoAppId: 'app-123', amountLeft: -1 } },
+      freeTierBalance: { spendPoolBalance: echoFixtures.freeTierBalance.spendPoolBalance, userSpendInfo: { echoAppId: 'app-123', amountLeft: -1 } },
       status: 'succeeded',
       error: null,
     })
   })
 
   it('is cleared with the API cache on sign-out, so the next user never sees it', async () => {
-    const store = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const store = await signInThroughEcho()
     await store.dispatch(signOut())
     expect(store.getState().echo.balance).toEqual({
       balance: null,
@@ -131,110 +132,87 @@ describe('balance', () => {
   })
 
   it('refreshBalance() refetches on demand and resolves to the new balance', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
-    const requestsBefore = echo.counts.balance
-    echo.setBalance(40)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const requestsBefore = sentTo(echo, '/api/v1/balance').length
+    echo.set({ balance: 40 })
     await expect(store.dispatch(refreshBalance())).resolves.toMatchObject({ balance: 40 })
-    expect(echo.counts.balance).toBe(requestsBefore + 1)
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(requestsBefore + 1)
     expect(store.getState().echo.balance.balance?.balance).toBe(40)
   })
 
   it('out of credits stays until credit really returns: more than $0.0001 paid or free (what a 402 can leave)', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     store.dispatch(insufficientFundsDetected())
-    echo.setBalance(0.0001)
+    echo.set({ balance: 0.0001 })
     await store.dispatch(refreshBalance())
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    echo.setBalance(-0.02)
+    echo.set({ balance: -0.02 })
     await store.dispatch(refreshBalance())
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    echo.setBalance(0.5)
+    echo.set({ balance: 0.5 })
     await store.dispatch(refreshBalance())
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(false)
   })
 
   it('a user who signs in and out again at once never has their balance asked for (it would be dropped unseen)', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
-    const before = { paid: echo.counts.balance }
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const before = { paid: sentTo(echo, '/api/v1/balance').length }
     store.dispatch(signedIn({ user: { id: 'user-2', email: null, name: 'Grace', picture: null }, accessToken: 'access-g', expiresAt: Date.now() + 60_000 }))
     store.dispatch(signedOut())
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(echo.counts.balance).toBe(before.paid)
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before.paid)
     expect(store.getState().echo.balance).toMatchObject({ balance: null, status: 'idle' })
   })
 
   it('out of credits stays while the user has free tier left but the app\'s pool is spent (the router draws from the pool)', async () => {
-    const echo = fakeEcho()
-    let pool = 0
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, () =>
-        HttpResponse.json({ spendPoolBalance: pool, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 } }),
-      ),
-    )
-    const store = await signInThroughEcho(echo)
-    echo.setBalance(0)
+    const echo = serveEcho({ freeTier: 0.5, spendPool: 0 })
+    const store = await signInThroughEcho()
+    echo.set({ balance: 0 })
     store.dispatch(insufficientFundsDetected())
     await store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.spendPoolBalance).toBe(0))
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    pool = 20
+    echo.set({ spendPool: 20 })
     await store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.isInsufficientFunds).toBe(false))
   })
 
   it('out of credits is judged on fresh figures only: a paid balance answered first is not cleared by the free tier known before the 402', async () => {
-    const echo = fakeEcho()
-    let freeLeft = 0.9
-    let answerFreeTier = (): void => undefined
-    server.use(
-      http.post(`${ECHO}/api/v1/balance/free`, async () => {
-        if (freeLeft === 0) await new Promise<void>((resolve) => (answerFreeTier = resolve))
-        return HttpResponse.json({ spendPoolBalance: 5, userSpendInfo: { userId: 'user-1', echoAppId: 'app-123', spendPoolId: 'p', amountSpent: 1 - freeLeft, spendLimit: 1, amountLeft: freeLeft } })
-      }),
-    )
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho({ freeTier: 0.9 })
+    const store = await signInThroughEcho()
     await vi.waitFor(() => expect(store.getState().echo.balance.freeTierBalance?.userSpendInfo.amountLeft).toBe(0.9))
     // The router drew the free tier to nothing and answered 402; the balance refetch comes back in two halves.
-    freeLeft = 0
-    echo.setBalance(0.0001)
+    echo.set({ balance: 0.0001, freeTier: 0 })
+    const freeTier = echo.hold('freeBalance')
     store.dispatch(insufficientFundsDetected())
     const refreshing = store.dispatch(refreshBalance())
     await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(0.0001))
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
-    answerFreeTier()
+    freeTier.release()
     await refreshing
     expect(store.getState().echo.balance.isInsufficientFunds).toBe(true)
   })
 
   it('refreshBalance() rejects, never resolves undefined, when the user signs out while it runs', async () => {
-    const store = await signInThroughEcho(fakeEcho())
-    let answerBalance = (): void => undefined
-    let reachEcho = (): void => undefined
-    const answered = new Promise<void>((resolve) => (answerBalance = resolve))
-    const reached = new Promise<void>((resolve) => (reachEcho = resolve))
-    server.use(
-      http.get(`${ECHO}/api/v1/balance`, async () => {
-        reachEcho()
-        await answered
-        return HttpResponse.json({ totalPaid: 1, totalSpent: 0, balance: 1, currency: 'USD' })
-      }),
-    )
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const balance = echo.hold('balance')
     const refreshing = store.dispatch(refreshBalance())
-    await reached
+    await balance.reached
     await store.dispatch(signOut())
-    answerBalance()
+    balance.release()
     await expect(refreshing).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated while fetching balance' })
   })
 
   it('refreshBalance() rejects, never resolves undefined, when its 401 cannot be cured', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
-    echo.failRefreshes()
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
+    echo.set({ refuseRefresh: true })
     vi.setSystemTime(Date.now() + 16_000)
     const failure: unknown = await store.dispatch(refreshBalance()).catch((error: unknown) => error)
     vi.useRealTimers()
@@ -249,21 +227,21 @@ describe('balance', () => {
   })
 
   it('a payment link resolves to its URL and marks the balance stale, so it is fetched again', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
-    const requestsBefore = echo.counts.balance
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const requestsBefore = sentTo(echo, '/api/v1/balance').length
     await expect(store.dispatch(createPaymentLink({ amount: 25 }))).resolves.toBe('https://checkout.echo.test/link-1')
-    await vi.waitFor(() => expect(echo.counts.balance).toBe(requestsBefore + 1))
+    await vi.waitFor(() => expect(sentTo(echo, '/api/v1/balance')).toHaveLength(requestsBefore + 1))
   })
 
   it('a payment amount below 1 is refused before any request, as an EchoError', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
     await expect(store.dispatch(createPaymentLink({ amount: 0.5 }))).rejects.toMatchObject({
       name: 'EchoError',
       message: 'The payment amount must be a finite number of US dollars, at least 1 (got 0.5)',
     })
-    expect(echo.counts.paymentLinks).toBe(0)
+    expect(sentTo(echo, '/api/v1/stripe/payment-link')).toHaveLength(0)
   })
 })
 
@@ -271,8 +249,8 @@ describe('devtools', () => {
   it('every action of sign-in, refresh and sign-out is serializable: RTK reports nothing', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const complaints = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn')]
-    const echo = fakeEcho({ accessTtl: 15 })
-    const store = await signInThroughEcho(echo)
+    serveEcho({ expiresInSeconds: 15 })
+    const store = await signInThroughEcho()
     vi.setSystemTime(Date.now() + 16_000)
     await sessionOf(store).getToken()
     await store.dispatch(signOut())
@@ -290,8 +268,8 @@ describe('devtools', () => {
       authStates.push((api.getState() as EchoRootState).echo.auth)
       return result
     }
-    const echo = fakeEcho({ accessTtl: 15 })
-    await signInThroughEcho(echo)
+    serveEcho({ expiresInSeconds: 15 })
+    await signInThroughEcho()
     const store = hostStore([recorder])
     store.dispatch(startEchoSession(CONFIG))
     vi.setSystemTime(Date.now() + 16_000)
@@ -313,13 +291,13 @@ describe('devtools', () => {
 
 describe('coming back to the page', () => {
   it('refetches the balance, so a top-up paid in another tab shows', async () => {
-    const echo = fakeEcho()
-    const store = await signInThroughEcho(echo)
-    const before = echo.counts.balance
-    echo.setBalance(60)
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const before = sentTo(echo, '/api/v1/balance').length
+    echo.set({ balance: 60 })
     window.dispatchEvent(new Event('focus'))
     await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(60))
-    expect(echo.counts.balance).toBe(before + 1)
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before + 1)
   })
 })
 
@@ -339,7 +317,8 @@ describe('getEchoFetch()', () => {
     await expect(echoFetch('https://api.openai.com/v1/models')).rejects.toMatchObject({
       message: "Refusing to send the user's Echo token to https://api.openai.com: it goes only to https://echo.test and https://echo.router.merit.systems. Set your model client's baseURL to the Echo router",
     })
-    const signedIn = await signInThroughEcho(fakeEcho())
+    serveEcho()
+    const signedIn = await signInThroughEcho()
     const response = await signedIn.dispatch(getEchoFetch())(`${ECHO}/api/v1/balance`)
     expect(await response.json()).toMatchObject({ balance: 12.5 })
   })

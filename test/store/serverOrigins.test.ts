@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { getEchoFetch, type EchoConfig, type EchoStore } from 'echo-rtk'
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { APP_URL, fakeEcho } from '../support/fakeEcho'
 import { server } from '../support/server'
+import { APP_URL, refreshGrants, sentTo, serveEcho } from '../support/testEcho'
 
 const { signInThroughEcho } = echoStoresPerTest()
 const WITH_SERVER: EchoConfig = { ...CONFIG, serverOrigins: ['self'] }
@@ -30,9 +30,9 @@ function appRoute(url: string, answer: (authorization: string) => Response | Pro
   return seen
 }
 
-async function signedIn(config: EchoConfig = WITH_SERVER, accessTtl = 900) {
-  const echo = fakeEcho({ accessTtl })
-  const store = await signInThroughEcho(echo, {}, config)
+async function signedIn(config: EchoConfig = WITH_SERVER, expiresInSeconds = 900) {
+  const echo = serveEcho({ expiresInSeconds })
+  const store = await signInThroughEcho({}, config)
   return { echo, store, fetch: store.dispatch(getEchoFetch()) }
 }
 
@@ -44,7 +44,7 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
     const seen = appRoute(`${APP_URL}/api/chat`, () => HttpResponse.json({ ok: true }))
     expect((await fetch('/api/chat', { method: 'POST', body: '{}' })).status).toBe(200)
     expect((await fetch(`${APP_URL}/api/chat`, { method: 'POST', body: '{}' })).status).toBe(200)
-    expect(seen.map((request) => request.authorization)).toEqual(['Bearer access-1', 'Bearer access-1'])
+    expect(seen.map((request) => request.authorization)).toEqual(['Bearer test-access-1', 'Bearer test-access-1'])
     for (const elsewhere of ['http://localhost:4000/api/chat', 'https://api.openai.com/v1/chat/completions']) {
       await expect(fetch(elsewhere, { method: 'POST' })).rejects.toThrow(/^Refusing to send the user's Echo token to /)
     }
@@ -65,14 +65,14 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
     const { echo, fetch } = await signedIn(WITH_SERVER, 15)
     vi.setSystemTime(Date.now() + 16_000) // the token the route checks has expired
     const seen = appRoute(`${APP_URL}/api/chat`, (authorization) =>
-      authorization === 'Bearer access-2' ? HttpResponse.json({ answer: 'hello' }) : new HttpResponse('Your Echo session has expired.', { status: 401, headers: REFUSED_TOKEN }),
+      authorization === 'Bearer test-access-2' ? HttpResponse.json({ answer: 'hello' }) : new HttpResponse('Your Echo session has expired.', { status: 401, headers: REFUSED_TOKEN }),
     )
     const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch('/api/chat', { method: 'POST', body: '{}' }).then((response) => response.status)))
     expect(statuses).toEqual(Array<number>(20).fill(200))
-    expect(echo.counts.refreshes).toBe(1)
+    expect(refreshGrants(echo)).toHaveLength(1)
     expect(seen.filter((request) => request.retry === 'true')).toHaveLength(20)
-    expect(seen.filter((request) => request.authorization === 'Bearer access-1')).toHaveLength(20)
-    expect(seen.filter((request) => request.retry === 'true' && request.authorization !== 'Bearer access-2')).toEqual([])
+    expect(seen.filter((request) => request.authorization === 'Bearer test-access-1')).toHaveLength(20)
+    expect(seen.filter((request) => request.retry === 'true' && request.authorization !== 'Bearer test-access-2')).toEqual([])
   })
 
   it("the app's own 401 (its own sign-in: no invalid_token) is left alone: no refresh, no retry", async () => {
@@ -81,7 +81,7 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
     const response = await fetch('/api/chat', { method: 'POST', body: '{}' })
     expect([response.status, await response.text()]).toEqual([401, 'Log in to the app first'])
     expect(seen).toHaveLength(1)
-    expect(echo.counts.refreshes).toBe(0)
+    expect(refreshGrants(echo)).toHaveLength(0)
   })
 
   it("a 402 from the route that says so marks the user out of credits; the app's own paywall (a bare 402) does not", async () => {
@@ -110,9 +110,9 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
           { headers: { 'Content-Type': 'text/event-stream' } },
         ),
     )
-    const before = echo.counts.balance
+    const before = sentTo(echo, '/api/v1/balance').length
     const response = await fetch('/api/chat', { method: 'POST', body: '{}' })
     await response.text()
-    await vi.waitFor(() => expect(echo.counts.balance).toBeGreaterThan(before))
+    await vi.waitFor(() => expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(before))
   })
 })

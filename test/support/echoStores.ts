@@ -4,7 +4,7 @@ import type { EchoSession } from '../../src/auth/EchoSession'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { storeSessionOf } from '../../src/api/query/storeSession'
 import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'
-import { APP_ID, APP_URL, ECHO } from './fakeEcho'
+import { APP_ID, APP_URL, backFromEcho, ECHO } from './testEcho'
 
 export const CONFIG: EchoConfig = { appId: APP_ID, apiUrl: ECHO, redirectUri: APP_URL }
 
@@ -43,10 +43,10 @@ export function echoStoresPerTest() {
     stores.push(store)
     return store
   }
-  /** Signs in the whole way: redirect to Echo, consent, back with a code, a fresh page load completes it. */
-  const signInThroughEcho = async (echo: { authorize(url: string): string }, environment: Partial<EchoEnvironment> = {}, config: EchoConfig = CONFIG) => {
+  /** Signs in the whole way at the served Echo: redirect to Echo, consent, back with a code, a fresh page load completes it. */
+  const signInThroughEcho = async (environment: Partial<EchoEnvironment> = {}, config: EchoConfig = CONFIG) => {
     await newStore(environment, config).dispatch(signIn())
-    window.history.replaceState(null, '', echo.authorize(navigations.at(-1)!))
+    await backFromEcho(navigations.at(-1)!)
     const store = newStore(environment, config)
     await sessionOf(store).signInCallback
     // Signed in, the balance loads by itself: let it land before the test moves the clock.

@@ -1,5 +1,5 @@
 import { render, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoBalance, EchoProvider, EchoSignIn, useEcho } from 'echo-rtk'
 import { EchoClient, isInsufficientFunds } from 'echo-rtk/client'
@@ -10,7 +10,10 @@ import { server } from '../support/server'
 
 const config = { appId: 'app-123', apiUrl: 'https://echo.test', baseRouterUrl: 'https://router.echo.test' }
 
-afterEach(() => clearEchoSession())
+afterEach(() => {
+  clearEchoSession()
+  vi.useRealTimers()
+})
 
 function Wallet() {
   const { balance } = useEcho()
@@ -186,13 +189,22 @@ describe('echoHandlers scenarios', () => {
     }
   })
 
-  it('records each request the app made: method, path, body, token', async () => {
+  it('records each request the app made: method, path, body, token, when, and what Echo answered', async () => {
     const echo = echoHandlers(config)
     server.use(...echo)
     const client = new EchoClient({ apiKey: 'key-1', apiUrl: config.apiUrl })
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.parse('2026-05-01T12:00:00Z'))
     await client.payments.createPaymentLink({ amount: 25, successUrl: 'https://app.test/' })
     expect(echo.requests).toEqual([
-      { method: 'POST', path: '/api/v1/stripe/payment-link', body: { amount: 25, description: 'Echo Credits', successUrl: 'https://app.test/' }, token: 'key-1' },
+      {
+        method: 'POST',
+        path: '/api/v1/stripe/payment-link',
+        body: { amount: 25, description: 'Echo Credits', successUrl: 'https://app.test/' },
+        token: 'key-1',
+        at: Date.parse('2026-05-01T12:00:00Z'),
+        status: 200,
+      },
     ])
   })
 })
