@@ -10,9 +10,10 @@ const higherLayers = (...layers) =>
     group: [`**/${layer}`, `**/${layer}/*`, `**/${layer}.ts`],
     message: `Imports point down the layers (DESIGN §1): this file may not import from ${layer}/.`,
   }))
-const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@reduxjs/toolkit/*'].map(
-  (name) => ({ group: [name], message: 'The framework-free core (echo-rtk/client) imports no React or Redux.' }),
-)
+const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@reduxjs/toolkit/*'].map((name) => ({
+  group: [name],
+  message: 'The framework-free core (echo-rtk/client) imports no React or Redux.',
+}))
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/', 'examples/*/.next/', 'examples/*/next-env.d.ts', '.stryker-tmp/', 'reports/'] },

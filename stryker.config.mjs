@@ -20,14 +20,24 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
  * matches, and its mutant counts again.
  */
 const equivalentMutants = [
-  ['src/api/authorizedFetch.ts', 'const replay = input instanceof Request && input.body !== null ? input.clone() : input', 'input.body !== null', 'ConditionalExpression true: a Request without a body is cloned too, and its clone sends the same request'],
+  [
+    'src/api/authorizedFetch.ts',
+    'const replay = input instanceof Request && input.body !== null ? input.clone() : input',
+    'input.body !== null',
+    'ConditionalExpression true: a Request without a body is cloned too, and its clone sends the same request',
+  ],
   ['src/api/router/eventStream.ts', 'isDone = true', 'true', 'BooleanLiteral false: the reader of a body read to its end is then cancelled, and cancelling a closed stream does nothing'],
   ['src/api/router/eventStream.ts', 'if (!isDone) reader.cancel().catch(() => undefined)', '!isDone', 'ConditionalExpression true: as above, a cancel after the end does nothing'],
   ['src/api/sse.ts', 'if (event !== undefined) yield event #2', 'event !== undefined', 'ConditionalExpression false: dead code, the lines of the end flush never complete an event (reported)'],
   ['src/api/sse.ts', '#afterCR = false', 'false', 'BooleanLiteral true: an LF dropped at the very start is a leading blank line, which dispatches nothing'],
   ['src/api/sse.ts', 'const lines: string[] = []', '[]', 'ArrayDeclaration ["Stryker was here"]: each push then starts with a line naming an unknown field, which is ignored'],
   ['src/api/sse.ts', 'for (let index = 0; index < rest.length; index += 1) {', 'index < rest.length', 'EqualityOperator <=: rest[rest.length] is undefined, not a line end'],
-  ['src/api/sse.ts', "if (this.#pending !== '') lines.push(this.#pending)", "this.#pending !== ''", "ConditionalExpression true, StringLiteral: an empty last line dispatches the pending event one step earlier, the same event in the same place"],
+  [
+    'src/api/sse.ts',
+    "if (this.#pending !== '') lines.push(this.#pending)",
+    "this.#pending !== ''",
+    'ConditionalExpression true, StringLiteral: an empty last line dispatches the pending event one step earlier, the same event in the same place',
+  ],
   ['src/api/sse.ts', "this.#pending = '' #2", "''", 'StringLiteral: end() runs once per stream, nothing reads the pending text after it'],
   ['src/api/sse.ts', "if (line.startsWith(':')) return undefined", "line.startsWith(':')", "ConditionalExpression false: a comment then reads as a field named '', which is ignored"],
   ['src/auth/storedUser.ts', '} catch {', '{\n    return null\n  }', 'BlockStatement {}: text that is not JSON leaves data undefined, which the next check refuses'],

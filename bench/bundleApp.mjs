@@ -95,9 +95,7 @@ function externalDependencies(packageName) {
   return {
     name: 'external-dependencies',
     setup(builder) {
-      builder.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.path === packageName || args.path.startsWith(`${packageName}/`) ? undefined : { path: args.path, external: true },
-      )
+      builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path === packageName || args.path.startsWith(`${packageName}/`) ? undefined : { path: args.path, external: true }))
     },
   }
 }
@@ -110,7 +108,10 @@ function packageBreakdown(metafile, packageName) {
     const name = packageOf(path) ?? (path === 'app.jsx' ? 'app' : packageName)
     bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput)
   }
-  return [...bytes].map(([name, size]) => ({ name, bytes: size })).filter((p) => p.bytes > 0).sort((a, b) => b.bytes - a.bytes)
+  return [...bytes]
+    .map(([name, size]) => ({ name, bytes: size }))
+    .filter((p) => p.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes)
 }
 
 /** `…/node_modules/@scope/name/…` -> `@scope/name` (the innermost node_modules wins). */

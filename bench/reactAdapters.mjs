@@ -22,8 +22,7 @@ async function loadEchoRtk() {
     name: 'echo-rtk',
     React,
     createRoot,
-    provider: (baseUrl, ...children) =>
-      h(echo.EchoProvider, { config: { appId: APP_ID, apiUrl: baseUrl, baseRouterUrl: baseUrl } }, ...children),
+    provider: (baseUrl, ...children) => h(echo.EchoProvider, { config: { appId: APP_ID, apiUrl: baseUrl, baseRouterUrl: baseUrl } }, ...children),
     useAuthenticated: () => echo.useEcho().status === 'authenticated',
     useUserName: () => echo.useEcho().user?.name ?? '',
     // echo-rtk's own balance component: it reads the balance slice only.

@@ -80,9 +80,7 @@ try {
     ['reactStorm', 'storm', 'the refresh storm through the React API (jsdom)'],
   ]) {
     m[key] = await attempt(`${what}, echo-rtk`, () => runInChild('echo-rtk', scenario, server.url))
-    m[`their${key[0].toUpperCase()}${key.slice(1)}`] = await attempt(`${what}, Echo's SDK`, () =>
-      runInChild('echo-react-sdk', scenario, server.url),
-    )
+    m[`their${key[0].toUpperCase()}${key.slice(1)}`] = await attempt(`${what}, Echo's SDK`, () => runInChild('echo-react-sdk', scenario, server.url))
   }
 } finally {
   await server.stop()
@@ -185,13 +183,17 @@ const rows = [
     budget: 'at most 1.05×',
     met: (o) => o.ratio <= 1.05,
   }),
-  baselineRow(`echo-rtk/server: a route through echo.route + userFrom (the token verified once, then from the kept verdict) against one passing the token to the router itself: median of ${(m.serverRoute.value?.requests ?? 6000).toLocaleString('en-US')} loopback requests`, m.serverRoute, {
-    ours: (o) => `${o.routedMedianUs.toFixed(1)} µs`,
-    baseline: (o) => `by hand: ${o.directMedianUs.toFixed(1)} µs`,
-    ratio: (o) => `${o.ratio.toFixed(3)}×`,
-    budget: 'at most 1.05× (issue 23)',
-    met: (o) => o.ratio <= 1.05,
-  }),
+  baselineRow(
+    `echo-rtk/server: a route through echo.route + userFrom (the token verified once, then from the kept verdict) against one passing the token to the router itself: median of ${(m.serverRoute.value?.requests ?? 6000).toLocaleString('en-US')} loopback requests`,
+    m.serverRoute,
+    {
+      ours: (o) => `${o.routedMedianUs.toFixed(1)} µs`,
+      baseline: (o) => `by hand: ${o.directMedianUs.toFixed(1)} µs`,
+      ratio: (o) => `${o.ratio.toFixed(3)}×`,
+      budget: 'at most 1.05× (issue 23)',
+      met: (o) => o.ratio <= 1.05,
+    },
+  ),
   baselineRow(`Streaming latency: socket write to event in the caller's loop, median of ${m.stream.value?.events ?? 300} SSE events`, m.stream, {
     ours: (s) => `${s.echoMedianUs.toFixed(0)} µs`,
     baseline: (s) => `raw body bytes: ${s.rawMedianUs.toFixed(0)} µs`,
@@ -319,7 +321,10 @@ const readmeUrl = new URL('../README.md', import.meta.url)
 const readme = readFileSync(readmeUrl, 'utf8')
 const tableInReadme = /(<!-- bench:table -->\n)[\s\S]*?(\n<!-- \/bench:table -->)/
 if (!tableInReadme.test(readme)) throw new Error('README.md has no <!-- bench:table --> … <!-- /bench:table --> block to write the table into')
-writeFileSync(readmeUrl, readme.replace(tableInReadme, (_, open, close) => `${open}${table}${close}`))
+writeFileSync(
+  readmeUrl,
+  readme.replace(tableInReadme, (_, open, close) => `${open}${table}${close}`),
+)
 console.log(`\n${table}\n\nWritten to bench/results.md and README.md`)
 const missed = rows.filter((r) => r.met === false)
 if (missed.length > 0) {

@@ -54,9 +54,7 @@ function startSseServer(writtenAt) {
     })
   })
   server.keepAliveTimeout = 60_000
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })),
-  )
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })))
 }
 
 async function readThroughRouter(router, writtenAt, run) {

@@ -22,7 +22,10 @@ function program() {
   const configPath = ts.findConfigFile(REPO, ts.sys.fileExists, 'tsconfig.json')
   const { config } = ts.readConfigFile(configPath, ts.sys.readFile)
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, REPO)
-  return ts.createProgram(ENTRIES.map(([, file]) => `${REPO}${file}`), parsed.options)
+  return ts.createProgram(
+    ENTRIES.map(([, file]) => `${REPO}${file}`),
+    parsed.options,
+  )
 }
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed })
@@ -45,7 +48,10 @@ function describe(checker, exported) {
   if (ts.isClassDeclaration(declaration)) return classText(checker, symbol, declaration, name)
   const type = checker.getTypeOfSymbolAtLocation(symbol, declaration)
   if (ts.isFunctionDeclaration(declaration)) {
-    return type.getCallSignatures().map((signature) => `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`).join('\n')
+    return type
+      .getCallSignatures()
+      .map((signature) => `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`)
+      .join('\n')
   }
   return `const ${name}: ${typeText(checker, type, declaration)}`
 }
@@ -72,8 +78,7 @@ function isPublicMember(member) {
 function report() {
   const built = program()
   const checker = built.getTypeChecker()
-  const exportsOf = (file) =>
-    checker.getExportsOfModule(checker.getSymbolAtLocation(built.getSourceFile(`${REPO}${file}`))).sort((a, b) => a.getName().localeCompare(b.getName(), 'en'))
+  const exportsOf = (file) => checker.getExportsOfModule(checker.getSymbolAtLocation(built.getSourceFile(`${REPO}${file}`))).sort((a, b) => a.getName().localeCompare(b.getName(), 'en'))
   // echo-rtk holds every name of echo-rtk/client (test/index.test.ts): those are listed once, under client.
   const clientNames = new Set(exportsOf('src/client.ts').map((exported) => exported.getName()))
   const sections = ENTRIES.map(([entry, file]) => {

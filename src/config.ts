@@ -60,10 +60,7 @@ export interface ConfigEnvironment {
  * @example
  * resolveConfig({ appId: 'my-app' }).apiUrl // 'https://echo.merit.systems'
  */
-export function resolveConfig(
-  config: EchoConfig,
-  { origin = pageOrigin() }: ConfigEnvironment = {},
-): ResolvedEchoConfig {
+export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: ConfigEnvironment = {}): ResolvedEchoConfig {
   if (config === null || typeof config !== 'object') {
     throw new TypeError(`EchoConfig must be an object with at least an appId, got ${describe(config)}`)
   }
@@ -78,9 +75,7 @@ export function resolveConfig(
   }
   const redirectUri = config.redirectUri ?? origin
   if (redirectUri === undefined) {
-    throw new TypeError(
-      'EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got undefined)',
-    )
+    throw new TypeError('EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got undefined)')
   }
   return {
     appId,

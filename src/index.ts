@@ -103,13 +103,7 @@ export type {
   Transcription,
   TranscriptionRequest,
 } from './api/router/openAiTypes'
-export type {
-  AnthropicContentBlock,
-  AnthropicMessage,
-  AnthropicMessageParam,
-  AnthropicStreamEvent,
-  MessageRequest,
-} from './api/router/anthropicTypes'
+export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessageParam, AnthropicStreamEvent, MessageRequest } from './api/router/anthropicTypes'
 export type {
   BatchEmbedContentsResponse,
   EmbedContentInput,

@@ -5,7 +5,10 @@ import { EchoClient, EchoError, type Balance, type EchoErrorCode, type EchoError
 test('every call answers its wire shape, never any', () => {
   const client = new EchoClient({ apiKey: 'k' })
   expectTypeOf(client.balance.get()).resolves.toEqualTypeOf<Balance>()
-  expectTypeOf(client.payments.createPaymentLink({ amount: 5 })).resolves.toHaveProperty('paymentLink').toHaveProperty('url').toEqualTypeOf<string>()
+  expectTypeOf(client.payments.createPaymentLink({ amount: 5 }))
+    .resolves.toHaveProperty('paymentLink')
+    .toHaveProperty('url')
+    .toEqualTypeOf<string>()
   expectTypeOf(client.apps.list()).resolves.toHaveProperty('apps').items.toHaveProperty('homepageUrl').toEqualTypeOf<string | null>()
 })
 

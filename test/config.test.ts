@@ -13,11 +13,7 @@ describe('resolveConfig', () => {
       baseRouterUrl: 'https://echo.router.merit.systems',
       serverOrigins: [],
     })
-    expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
-      'https://echo.merit.systems',
-      'https://echo.router.merit.systems',
-      'llm:invoke offline_access',
-    ])
+    expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual(['https://echo.merit.systems', 'https://echo.router.merit.systems', 'llm:invoke offline_access'])
   })
 
   it('keeps what the app gives, without trailing slashes on the hosts', () => {
@@ -39,17 +35,14 @@ describe('resolveConfig', () => {
   })
 
   it("takes serverOrigins as origins: 'self' is the page's, a URL counts for its origin, each once", () => {
-    const { serverOrigins } = resolveConfig(
-      { appId: 'a', serverOrigins: ['self', 'https://api.example.com/v1/chat', 'http://localhost:5173/'] },
-      { origin: 'http://localhost:5173' },
-    )
+    const { serverOrigins } = resolveConfig({ appId: 'a', serverOrigins: ['self', 'https://api.example.com/v1/chat', 'http://localhost:5173/'] }, { origin: 'http://localhost:5173' })
     expect(serverOrigins).toEqual(['http://localhost:5173', 'https://api.example.com'])
   })
 
   it.each([
     [['api.example.com'], 'EchoConfig.serverOrigins must be an absolute http(s) URL, got "api.example.com"'],
     [['*'], 'EchoConfig.serverOrigins must be an absolute http(s) URL, got "*"'],
-    ['self', "EchoConfig.serverOrigins must be a list such as ['self'], got \"self\""],
+    ['self', 'EchoConfig.serverOrigins must be a list such as [\'self\'], got "self"'],
   ])('refuses serverOrigins of %j, saying what to give', (serverOrigins, message) => {
     expect(() => resolveConfig({ appId: 'a', serverOrigins } as unknown as EchoConfig, { origin: 'http://localhost' })).toThrow(message)
   })
@@ -72,9 +65,7 @@ describe('resolveConfig', () => {
     ['baseRouterUrl', '/router'],
     ['redirectUri', 'javascript:alert(1)'],
   ] as const)('refuses a %s of %j that is not an absolute http(s) URL', (field, value) => {
-    expect(() => resolveConfig({ appId: 'a', [field]: value }, { origin: 'http://localhost' })).toThrow(
-      `EchoConfig.${field} must be an absolute http(s) URL, got ${JSON.stringify(value)}`,
-    )
+    expect(() => resolveConfig({ appId: 'a', [field]: value }, { origin: 'http://localhost' })).toThrow(`EchoConfig.${field} must be an absolute http(s) URL, got ${JSON.stringify(value)}`)
   })
 
   it('asks for a redirect URI where there is no page to default it to', () => {

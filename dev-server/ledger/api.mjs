@@ -61,7 +61,15 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       }
       const link = ledger.createPaymentLink({ amount, description, successUrl })
       const paymentLink = { id: link.id, url: `${apiUrl}/checkout/${link.id}`, amount: toUsd(link.amountMicros), currency: 'usd', status: link.status, created: link.created }
-      const payment = { id: `pay_dev_${link.id.slice('plink_dev_'.length)}`, amount: paymentLink.amount, currency: 'usd', status: 'pending', description, userId: TEST_USER.id, createdAt: new Date(link.created * 1000).toISOString() }
+      const payment = {
+        id: `pay_dev_${link.id.slice('plink_dev_'.length)}`,
+        amount: paymentLink.amount,
+        currency: 'usd',
+        status: 'pending',
+        description,
+        userId: TEST_USER.id,
+        createdAt: new Date(link.created * 1000).toISOString(),
+      }
       return { paymentLink, payment }
     },
     [`GET ${ECHO_PATHS.user}`]: () => ({

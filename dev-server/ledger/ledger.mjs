@@ -148,7 +148,14 @@ export class Ledger {
    * @returns {PaymentLinkRecord}
    */
   createPaymentLink({ amount, description, successUrl }, nowSeconds = Math.floor(Date.now() / 1000)) {
-    const link = { id: `plink_dev_${randomUUID().replaceAll('-', '')}`, amountMicros: toMicros(amount), description, successUrl, created: nowSeconds, status: /** @type {'active' | 'paid'} */ ('active') }
+    const link = {
+      id: `plink_dev_${randomUUID().replaceAll('-', '')}`,
+      amountMicros: toMicros(amount),
+      description,
+      successUrl,
+      created: nowSeconds,
+      status: /** @type {'active' | 'paid'} */ ('active'),
+    }
     this.#paymentLinks.set(link.id, link)
     return link
   }

@@ -84,9 +84,7 @@ function loggedIn() {
 async function consented(provider, details) {
   const { prompt, params, session } = details
   const accountId = session?.accountId ?? TEST_USER.id
-  const grant = details.grantId
-    ? await provider.Grant.find(details.grantId)
-    : new provider.Grant({ accountId, clientId: String(params.client_id) })
+  const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
   if (!grant) throw new Error('The grant of this sign-in has gone')
   const missing = /** @type {{ missingOIDCScope?: string[], missingOIDCClaims?: string[], missingResourceScopes?: Record<string, string[]> }} */ (prompt.details)
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
@@ -124,7 +122,9 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
  * @param {Record<string, unknown>} params the authorization request's parameters
  */
 function consentPage(uid, params) {
-  const scopes = String(params.scope ?? ECHO_SCOPE).split(' ').filter(Boolean)
+  const scopes = String(params.scope ?? ECHO_SCOPE)
+    .split(' ')
+    .filter(Boolean)
   const appName = params.client_id === DEMO_APP.id ? DEMO_APP.name : String(params.client_id)
   const items = scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[/** @type {keyof typeof SCOPE_TEXT} */ (scope)] ?? scope)}</li>`)
   return page(

@@ -135,13 +135,7 @@ function allowLoopbackRedirects(provider) {
 export function isLoopbackHttpUri(value) {
   if (typeof value !== 'string' || !URL.canParse(value)) return false
   const url = new URL(value)
-  return (
-    url.protocol === 'http:' &&
-    (url.hostname === 'localhost' || url.hostname === '127.0.0.1') &&
-    url.username === '' &&
-    url.password === '' &&
-    !value.includes('#')
-  )
+  return url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1') && url.username === '' && url.password === '' && !value.includes('#')
 }
 
 /**
@@ -211,10 +205,7 @@ ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><butto
  */
 function renderError(ctx, out) {
   ctx.type = 'html'
-  ctx.body = page(
-    'Sign-in error',
-    `<h1>Echo dev server: sign-in error</h1><p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`,
-  )
+  ctx.body = page('Sign-in error', `<h1>Echo dev server: sign-in error</h1><p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`)
 }
 
 /** @param {import('oidc-provider').KoaContextWithOIDC} ctx */

@@ -185,12 +185,7 @@ declare module 'oidc-provider' {
     /** The provider as a node:http request listener. */
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>
-    interactionFinished(
-      req: IncomingMessage,
-      res: ServerResponse,
-      result: InteractionResults,
-      options?: { mergeWithLastSubmission?: boolean },
-    ): Promise<void>
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: InteractionResults, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
     on(event: 'access_token.issued', listener: (token: AccessToken) => void): this
   }
 }

@@ -57,7 +57,15 @@ export const chatCompletions = {
     const withUsage = wantsUsage(ctx)
     /** @param {Record<string, unknown>} delta @param {string | null} finish */
     const chunk = (delta, finish = null) => ({
-      data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
+      data: {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        system_fingerprint: null,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+        ...(withUsage ? { usage: null } : {}),
+      },
     })
     return [
       { events: [chunk({ role: 'assistant', content: '', refusal: null })], tokens: 0 },
@@ -104,7 +112,15 @@ export const chatCompletionsToolCall = {
     const withUsage = wantsUsage(ctx)
     /** @param {Record<string, unknown>} delta @param {string | null} finish */
     const chunk = (delta, finish = null) => ({
-      data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
+      data: {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        system_fingerprint: null,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+        ...(withUsage ? { usage: null } : {}),
+      },
     })
     return [
       { events: [chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })], tokens: 0 },
@@ -135,7 +151,9 @@ export const completions = {
     const { id, created, model, answer } = ctx
     const withUsage = wantsUsage(ctx)
     /** @param {string} text @param {string | null} finish */
-    const chunk = (text, finish = null) => ({ data: { id, object: 'text_completion', created, model, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) } })
+    const chunk = (text, finish = null) => ({
+      data: { id, object: 'text_completion', created, model, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
+    })
     return [
       ...answer.tokens.map((token) => ({ events: [chunk(token)], tokens: 1 })),
       {
@@ -258,7 +276,13 @@ function responseObject(ctx, phase, output) {
     tools: [],
     top_p: 1,
     usage: done
-      ? { input_tokens: answer.inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: answer.tokens.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: answer.inputTokens + answer.tokens.length }
+      ? {
+          input_tokens: answer.inputTokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: answer.tokens.length,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: answer.inputTokens + answer.tokens.length,
+        }
       : null,
     metadata: {},
   }
@@ -266,7 +290,13 @@ function responseObject(ctx, phase, output) {
 
 /** @param {TextContext} ctx */
 function messageItem(ctx) {
-  return { id: messageId(ctx), type: 'message', status: ctx.answer.truncated ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text: ctx.answer.text, annotations: [], logprobs: [] }] }
+  return {
+    id: messageId(ctx),
+    type: 'message',
+    status: ctx.answer.truncated ? 'incomplete' : 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: ctx.answer.text, annotations: [], logprobs: [] }],
+  }
 }
 
 /** @param {TextContext} ctx */

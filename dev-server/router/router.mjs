@@ -101,13 +101,20 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
         const result = toolResultOf(body)
         const answer = call
           ? { tokens: splitTokens(JSON.stringify(call.args)), text: JSON.stringify(call.args), inputTokens: countTokens(JSON.stringify(body)), truncated: false }
-          : answerFor(body, numberOrUndefined(textEndpoint.maxTokens(body)), result && `The tool ${result.name} answered: ${result.result}. That is from your server, put in words by the Echo dev server.`)
+          : answerFor(
+              body,
+              numberOrUndefined(textEndpoint.maxTokens(body)),
+              result && `The tool ${result.name} answered: ${result.result}. That is from your server, put in words by the Echo dev server.`,
+            )
         const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
         // The token's client is the app the call is for (an Echo app is an OAuth client): its free tier is drawn first.
         const draw = ledger.charge(access.clientId, cost)
         if (!draw) return paymentRequired(res, SPENT)
         const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
-        const shape = call && textEndpoint.toolCall ? { complete: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.complete(c, call), stream: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.stream(c, call) ?? [] } : textEndpoint.shape
+        const shape =
+          call && textEndpoint.toolCall
+            ? { complete: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.complete(c, call), stream: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.stream(c, call) ?? [] }
+            : textEndpoint.shape
         if (textEndpoint.alwaysStreams || body.stream === true) {
           const { tokensSent } = await writeFrames(res, shape.stream(ctx), { delayMs: streamDelayMs })
           // Tokens the client never received (it went away) are not billed.
@@ -202,4 +209,3 @@ function googleMaxTokens(body) {
 function numberOrUndefined(value) {
   return typeof value === 'number' ? value : undefined
 }
-

@@ -97,7 +97,12 @@ function firstTool(body) {
  */
 function argumentsFor(schema, said) {
   const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {}
-  const word = said.trim().split(/\s+/).at(-1)?.replace(/[^\p{L}\p{N}_-]/gu, '') || 'echo'
+  const word =
+    said
+      .trim()
+      .split(/\s+/)
+      .at(-1)
+      ?.replace(/[^\p{L}\p{N}_-]/gu, '') || 'echo'
   /** @type {Record<string, unknown>} */
   const args = {}
   for (const [name, property] of Object.entries(properties)) {

@@ -2,30 +2,10 @@ import { DEFAULT_API_URL, httpUrl } from '../config'
 import { EchoError } from '../errors'
 import { createAuthorizedSend, type AuthorizedSend } from './authorizedFetch'
 import type { RefreshCoordinatorOptions } from './refreshCoordinator'
-import {
-  createPaymentLinkRequest,
-  getAppRequest,
-  getBalanceRequest,
-  getFreeBalanceRequest,
-  getSupportedModelsRequest,
-  getUserRequest,
-  listAppsRequest,
-  registerReferralRequest,
-} from './echoRequests'
+import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
-import type {
-  AppList,
-  Balance,
-  EchoUserAccount,
-  EchoApp,
-  FreeTierBalance,
-  PaymentLinkRequest,
-  PaymentLinkResponse,
-  ReferralRequest,
-  ReferralResponse,
-  SupportedModelsResponse,
-} from './wireTypes'
+import type { AppList, Balance, EchoUserAccount, EchoApp, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModelsResponse } from './wireTypes'
 
 /** Options of {@link EchoClient}: an API key, or a token provider for a signed-in user. */
 export interface EchoClientOptions extends RefreshCoordinatorOptions {

@@ -110,12 +110,7 @@ export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
  * marked as the one retry when `isRetry`.
  * @internal
  */
-export function withToken(
-  input: RequestInfo | URL,
-  init: RequestInit,
-  token: string,
-  isRetry: boolean,
-): [RequestInfo | URL, RequestInit] {
+export function withToken(input: RequestInfo | URL, init: RequestInit, token: string, isRetry: boolean): [RequestInfo | URL, RequestInit] {
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
   for (const name of SDK_CREDENTIAL_HEADERS) headers.delete(name)
   headers.set('Authorization', `Bearer ${token}`)

@@ -2,9 +2,7 @@
 const CALLBACK_PARAMS = ['code', 'state', 'session_state', 'iss', 'error', 'error_description', 'error_uri']
 
 /** What the address bar says about a sign-in coming back. */
-export type SignInCallback =
-  | { kind: 'code'; state: string }
-  | { kind: 'error'; state: string; error: string; description: string | null }
+export type SignInCallback = { kind: 'code'; state: string } | { kind: 'error'; state: string; error: string; description: string | null }
 
 /** The sign-in answer in `href`, if there is one: a `code` with its `state`, or an `error`. */
 export function readSignInCallback(href: string): SignInCallback | null {

@@ -95,8 +95,7 @@ function pageStorage(): Storage {
 }
 
 /** Why sign-in cannot start where the browser refuses `localStorage`. */
-export const STORAGE_BLOCKED =
-  'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own)'
+export const STORAGE_BLOCKED = 'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own)'
 
 /** A `Storage` that forgets everything when the page goes: what the session runs on where `localStorage` is refused. */
 export class PageLifetimeStorage implements Storage {

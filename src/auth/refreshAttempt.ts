@@ -26,11 +26,7 @@ export const LATE_ANSWER_MS = 60_000
  * - `outlived`: the user it was for is gone (signed out, or another user signed in meanwhile):
  *   nothing was stored or handed over.
  */
-export type RefreshOutcome =
-  | { kind: 'renewed'; user: User }
-  | { kind: 'refused'; error: Error }
-  | { kind: 'unreachable'; error: Error }
-  | { kind: 'outlived' }
+export type RefreshOutcome = { kind: 'renewed'; user: User } | { kind: 'refused'; error: Error } | { kind: 'unreachable'; error: Error } | { kind: 'outlived' }
 
 /** What an attempt is run with: the session's environment, tabs and config. */
 export interface RefreshAttemptParts {

@@ -53,12 +53,7 @@ export function EchoBalance({ className, live = false }: EchoBalanceProps): Reac
     <span className={className} aria-busy={loading} aria-live={live ? 'polite' : undefined} data-echo-balance={failed ? 'failed' : ''}>
       <span style={visuallyHidden}>Balance </span>
       <span data-echo-balance-paid="">{failed ? BALANCE_FAILED : balance !== null && !loading ? formatUsd(paidBalanceOf(balance)) : '…'}</span>
-      {freeTier !== null && !loading && (
-        <span data-echo-balance-free="">
-          {' '}
-          Free tier {formatUsd(freeTierLeftOf(freeTier))}
-        </span>
-      )}
+      {freeTier !== null && !loading && <span data-echo-balance-free=""> Free tier {formatUsd(freeTierLeftOf(freeTier))}</span>}
     </span>
   )
 }

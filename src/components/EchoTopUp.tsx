@@ -46,16 +46,7 @@ export interface EchoTopUpProps {
  * @example
  * <EchoTopUp defaultAmount={20} />
  */
-export function EchoTopUp({
-  className,
-  defaultAmount = 10,
-  description,
-  successUrl,
-  onlyWhenOutOfCredits = false,
-  checkoutIn = 'new-tab',
-  navigate,
-  onError,
-}: EchoTopUpProps): ReactElement | null {
+export function EchoTopUp({ className, defaultAmount = 10, description, successUrl, onlyWhenOutOfCredits = false, checkoutIn = 'new-tab', navigate, onError }: EchoTopUpProps): ReactElement | null {
   const { store } = useEchoContext()
   const announce = useAnnounce()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)

@@ -14,7 +14,13 @@ export async function afterFirstRouterAnswer(response: Response, firstStatus: Pr
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
   for (;;) {
     pending ??= reader.read()
-    const next = await Promise.race([firstStatus.then((status) => ({ status })), pending.then((read) => ({ read }), (failure: unknown) => ({ failure }))])
+    const next = await Promise.race([
+      firstStatus.then((status) => ({ status })),
+      pending.then(
+        (read) => ({ read }),
+        (failure: unknown) => ({ failure }),
+      ),
+    ])
     if ('status' in next) {
       const refusal = answerForRouterStatus(next.status)
       if (refusal !== undefined) {
@@ -32,12 +38,7 @@ export async function afterFirstRouterAnswer(response: Response, firstStatus: Pr
 }
 
 /** `response` again: the chunks kept, then the rest of `reader` (starting with `pending`, if a read is under way). */
-function passOn(
-  response: Response,
-  kept: Uint8Array[],
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
-): Response {
+function passOn(response: Response, kept: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined): Response {
   let waiting = pending
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -8,8 +8,7 @@ import { EchoError, isInsufficientFunds } from '../errors'
  * credits say `X-Echo-Reason: insufficient-funds` (the session offers a top-up).
  */
 export const routeAnswers = {
-  tokenRefused: (sentence = 'Your Echo session could not be verified: it has expired or was refused.') =>
-    text(401, sentence, { 'WWW-Authenticate': 'Bearer realm="echo", error="invalid_token"' }),
+  tokenRefused: (sentence = 'Your Echo session could not be verified: it has expired or was refused.') => text(401, sentence, { 'WWW-Authenticate': 'Bearer realm="echo", error="invalid_token"' }),
   /** No token, or one of another app: a refresh would not help, so the header asks for none. */
   noToken: (sentence: string) => text(401, sentence, { 'WWW-Authenticate': 'Bearer realm="echo"' }),
   outOfCredits: () => text(402, 'You are out of Echo credits. Add credits to keep going.', { 'X-Echo-Reason': 'insufficient-funds' }),

@@ -61,8 +61,7 @@ export class TokenVerdicts {
  */
 function tokenKeyFunction(): TokenKey {
   const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-    | { createHash(algorithm: string): { update(text: string): { digest(encoding: 'hex'): string } } }
-    | undefined
+    { createHash(algorithm: string): { update(text: string): { digest(encoding: 'hex'): string } } } | undefined
   if (nodeCrypto !== undefined) return (token) => nodeCrypto.createHash('sha256').update(token).digest('hex')
   return async (token) => {
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))

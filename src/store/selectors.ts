@@ -20,8 +20,7 @@ export const selectIsReconnecting = (state: EchoRootState): boolean => state.ech
  * The auth error first, then the balance error. While the session reconnects, a balance that could
  * not be fetched for want of a network is what `isReconnecting` already says, so it is no error.
  */
-export const selectEchoError = (state: EchoRootState): EchoErrorData | null =>
-  state.echo.auth.error ?? quietWhileReconnecting(state.echo.balance.error, state.echo.auth.isReconnecting)
+export const selectEchoError = (state: EchoRootState): EchoErrorData | null => state.echo.auth.error ?? quietWhileReconnecting(state.echo.balance.error, state.echo.auth.isReconnecting)
 
 /** `error`, unless it is a network failure while the session is reconnecting. @internal */
 export function quietWhileReconnecting(error: EchoErrorData | null, isReconnecting: boolean): EchoErrorData | null {

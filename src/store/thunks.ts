@@ -42,7 +42,9 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   const [balance] = await Promise.all([
     dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
     // The free tier is extra: an app without one must not make the paid balance fail.
-    dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options)).unwrap().catch(() => null),
+    dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options))
+      .unwrap()
+      .catch(() => null),
   ])
   // A sign-out while the call ran resets the API cache, and RTK Query then answers with nothing.
   if (balance === undefined) throw notAuthenticated('fetching balance')
@@ -76,7 +78,12 @@ export const createPaymentLink =
     const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {
-      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'foreign-origin', message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`, action: 'creating payment link' })
+      throw new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason: 'foreign-origin',
+        message: `Refusing to open a payment link that is neither https nor on ${apiUrl}: ${url}`,
+        action: 'creating payment link',
+      })
     }
     return url
   }
@@ -96,8 +103,7 @@ function notAuthenticated(action?: string): EchoError {
  * @example
  * const router = store.dispatch(getEchoRouter())
  */
-export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  storeSessionOf(dispatch).owned(sessionRouter)
+export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) => storeSessionOf(dispatch).owned(sessionRouter)
 
 /**
  * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
@@ -107,5 +113,4 @@ export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown,
  * @example
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: store.dispatch(getEchoFetch()), dangerouslyAllowBrowser: true })
  */
-export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  storeSessionOf(dispatch).owned(sessionEchoFetch)
+export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) => storeSessionOf(dispatch).owned(sessionEchoFetch)

@@ -42,7 +42,16 @@ export const responsesAnswer = {
     incomplete_details: null,
     model,
     output: status === 'completed' ? [messageItem(answer)] : [],
-    usage: status === 'completed' ? { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: piecesOf(answer).length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 5 + piecesOf(answer).length } : null,
+    usage:
+      status === 'completed'
+        ? {
+            input_tokens: 5,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: piecesOf(answer).length,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 5 + piecesOf(answer).length,
+          }
+        : null,
   }),
   stream(model: string, answer: string): string[] {
     let sequence = 0

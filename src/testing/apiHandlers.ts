@@ -12,12 +12,13 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
     recorded(echo, name, ({ token, body }, request) => failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()))
 
   return [
-    http.get(urls.apps, answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false }))),
+    http.get(
+      urls.apps,
+      answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false })),
+    ),
     http.get(
       urls.app,
-      answering('app', (request) =>
-        request.url.endsWith(`/${echoFixtures.app.id}`) ? HttpResponse.json(echoFixtures.app) : HttpResponse.json({ message: 'App not found' }, { status: 404 }),
-      ),
+      answering('app', (request) => (request.url.endsWith(`/${echoFixtures.app.id}`) ? HttpResponse.json(echoFixtures.app) : HttpResponse.json({ message: 'App not found' }, { status: 404 }))),
     ),
     http.get(
       urls.balance,
@@ -39,7 +40,10 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
         return HttpResponse.json(freeTier)
       }),
     ),
-    http.get(urls.supportedModels, answering('supportedModels', () => HttpResponse.json(echoFixtures.supportedModels))),
+    http.get(
+      urls.supportedModels,
+      answering('supportedModels', () => HttpResponse.json(echoFixtures.supportedModels)),
+    ),
     http.post(
       urls.paymentLink,
       answering('paymentLink', (_request, body) => {
@@ -53,8 +57,14 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
         })
       }),
     ),
-    http.get(urls.user, answering('user', () => HttpResponse.json(echoFixtures.account))),
-    http.post(urls.referral, answering('referral', () => HttpResponse.json({ success: true, message: 'Referral registered' }))),
+    http.get(
+      urls.user,
+      answering('user', () => HttpResponse.json(echoFixtures.account)),
+    ),
+    http.post(
+      urls.referral,
+      answering('referral', () => HttpResponse.json({ success: true, message: 'Referral registered' })),
+    ),
   ]
 }
 

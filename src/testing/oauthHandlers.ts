@@ -18,7 +18,14 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
     const expiresIn = echo.options.expiresInSeconds ?? 900
     echo.accessTokenExpiry.set(accessToken, Date.now() + expiresIn * 1000)
     echo.liveRefreshToken = refreshToken
-    return HttpResponse.json({ access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken, refresh_token_expires_in: 2_592_000, scope: 'llm:invoke offline_access' })
+    return HttpResponse.json({
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: expiresIn,
+      refresh_token: refreshToken,
+      refresh_token_expires_in: 2_592_000,
+      scope: 'llm:invoke offline_access',
+    })
   }
   const refused = (description: string) => HttpResponse.json({ error: 'invalid_request', error_description: description }, { status: 400 })
 
@@ -64,5 +71,8 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
 /** PKCE's S256 of a code verifier: base64url of its SHA-256. */
 async function s256(verifier: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)))
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }

@@ -59,19 +59,11 @@ describe('EchoClient', () => {
       { amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' },
     ],
     ['users.get', (c: EchoClient) => c.users.get(), 'GET', '/api/v1/user', undefined],
-    [
-      'users.registerReferral',
-      (c: EchoClient) => c.users.registerReferral({ echoAppId: 'app-1', code: 'FRIEND' }),
-      'POST',
-      '/api/v1/user/referral',
-      { echoAppId: 'app-1', code: 'FRIEND' },
-    ],
+    ['users.registerReferral', (c: EchoClient) => c.users.registerReferral({ echoAppId: 'app-1', code: 'FRIEND' }), 'POST', '/api/v1/user/referral', { echoAppId: 'app-1', code: 'FRIEND' }],
   ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
     const seen = recordCalls({ apps: [], paymentLink: { url: 'https://pay.echo.test/1' } })
     await call(client())
-    expect(seen).toEqual([
-      { method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body },
-    ])
+    expect(seen).toEqual([{ method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body }])
   })
 
   it('returns the answer as parsed JSON', async () => {
@@ -112,16 +104,16 @@ describe('EchoClient', () => {
 
     it.each([0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, '10'])('refuse an amount of %s before sending anything', async (amount) => {
       const seen = recordCalls()
-      await expect(client().payments.createPaymentLink({ amount: amount as number })).rejects.toThrow(
-        `The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`,
-      )
+      await expect(client().payments.createPaymentLink({ amount: amount as number })).rejects.toThrow(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
       expect(seen).toEqual([])
     })
   })
 
   it('refuses an empty app id before sending anything, as an EchoError like every failure', async () => {
     const seen = recordCalls()
-    const error = await client().apps.get('').catch((e: unknown) => e)
+    const error = await client()
+      .apps.get('')
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(EchoError)
     expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: 'apps.get needs id as a non-empty string (got "")' })
     await expect(client().payments.createPaymentLink({ amount: 0 })).rejects.toBeInstanceOf(EchoError)
@@ -143,7 +135,10 @@ describe('EchoClient', () => {
       name: 'EchoError',
       message: 'The payment amount must be a finite number of US dollars, at least 1 (got undefined)',
     })
-    await expect(client().users.registerReferral(undefined as never)).rejects.toMatchObject({ name: 'EchoError', message: 'users.registerReferral needs echoAppId as a non-empty string (got undefined)' })
+    await expect(client().users.registerReferral(undefined as never)).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'users.registerReferral needs echoAppId as a non-empty string (got undefined)',
+    })
     await expect(client().balance.getFree(null as never)).rejects.toBeInstanceOf(EchoError)
     expect(seen).toEqual([])
   })
@@ -161,7 +156,9 @@ describe('EchoClient', () => {
   describe('errors (SPEC §8)', () => {
     it('a non-OK answer is HTTP_<status> with the body text as message, the status and the endpoint kept', async () => {
       server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.json({ message: 'Internal' }, { status: 500 })))
-      const error = await client().balance.get().catch((e: unknown) => e)
+      const error = await client()
+        .balance.get()
+        .catch((e: unknown) => e)
       expect(error).toBeInstanceOf(EchoError)
       expect((error as EchoError).toJSON()).toEqual({
         code: 'HTTP_500',

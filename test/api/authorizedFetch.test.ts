@@ -12,9 +12,7 @@ function guardedEndpoint(validToken: () => string | null, path = '/api/v1/balanc
     http.get(`${API}${path}`, ({ request }) => {
       const authorization = request.headers.get('authorization')
       requests.push({ authorization, retry: request.headers.get('x-retry') })
-      return authorization === `Bearer ${validToken()}`
-        ? HttpResponse.json({ balance: 1 })
-        : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
+      return authorization === `Bearer ${validToken()}` ? HttpResponse.json({ balance: 1 }) : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
     }),
   )
   return requests
@@ -73,9 +71,7 @@ describe('the authorized fetch', () => {
     server.use(
       http.post(`${API}/chat/completions`, async ({ request }) => {
         bodies.push(await request.text())
-        return request.headers.get('authorization') === 'Bearer token-2'
-          ? HttpResponse.json({ ok: true })
-          : HttpResponse.json({}, { status: 401 })
+        return request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({ ok: true }) : HttpResponse.json({}, { status: 401 })
       }),
     )
     const request = new Request(`${API}/chat/completions`, { method: 'POST', body: '{"model":"m"}' })
@@ -94,11 +90,7 @@ describe('the authorized fetch', () => {
         await held
         return HttpResponse.json({}, { status: 401 })
       }),
-      http.get(`${API}/ok`, ({ request }) =>
-        request.headers.get('authorization') === `Bearer ${state.current}`
-          ? HttpResponse.json({})
-          : HttpResponse.json({}, { status: 401 }),
-      ),
+      http.get(`${API}/ok`, ({ request }) => (request.headers.get('authorization') === `Bearer ${state.current}` ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 }))),
     )
     // The slow request leaves with token-1; meanwhile token-1 is refreshed to token-2.
     const slow = echoFetch(`${API}/slow`)
@@ -113,11 +105,7 @@ describe('the authorized fetch', () => {
   it("a client's own fetch and its calls share one refresh", async () => {
     const { provider, state } = rotatingTokens()
     guardedEndpoint(() => 'token-2')
-    server.use(
-      http.get(`${API}/other`, ({ request }) =>
-        request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 }),
-      ),
-    )
+    server.use(http.get(`${API}/other`, ({ request }) => (request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 }))))
     const client = new EchoClient({ tokenProvider: provider, apiUrl: API })
     const [balance, other] = await Promise.all([client.balance.get(), client.fetch(`${API}/other`)])
     expect(balance).toEqual({ balance: 1 })
@@ -261,7 +249,12 @@ describe('the authorized fetch', () => {
       }
       const unauthorized = () => Promise.resolve(new Response('Unauthorized', { status: 401 }))
       const client = new EchoClient({ tokenProvider: provider, apiUrl: API, fetch: unauthorized })
-      const settled = Array.from({ length: 3 }, () => client.balance.get().then(() => 'resolved', (e: unknown) => e))
+      const settled = Array.from({ length: 3 }, () =>
+        client.balance.get().then(
+          () => 'resolved',
+          (e: unknown) => e,
+        ),
+      )
       await vi.advanceTimersByTimeAsync(9_999)
       expect(errors).toEqual([])
       await vi.advanceTimersByTimeAsync(1)
@@ -301,7 +294,7 @@ describe('the authorized fetch', () => {
             finishRefresh = () => resolve((current = 'new'))
           }),
       }
-      guardedEndpoint(() => current === 'new' ? 'new' : 'none')
+      guardedEndpoint(() => (current === 'new' ? 'new' : 'none'))
       const client = new EchoClient({ tokenProvider: provider, apiUrl: API })
       const controller = new AbortController()
       const patient = client.balance.get()
@@ -351,9 +344,7 @@ describe('the authorized fetch', () => {
       }),
     )
     const echoFetch = createEchoFetch({ tokenProvider: provider })
-    const responses = await Promise.all(
-      Array.from({ length: 1000 }, (_, id) => echoFetch(`${API}/api/v1/balance?id=${id}`).then((r) => r.status)),
-    )
+    const responses = await Promise.all(Array.from({ length: 1000 }, (_, id) => echoFetch(`${API}/api/v1/balance?id=${id}`).then((r) => r.status)))
     expect(refreshCalls).toBe(1)
     expect(responses.filter((status) => status === 200)).toHaveLength(1000)
     expect(Math.max(...sends.values())).toBeLessThanOrEqual(2)

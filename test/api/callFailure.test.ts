@@ -44,7 +44,14 @@ describe('callFailure: what a failed call throws', () => {
 
   it("echo-rtk's own errors keep their code and status, and gain the action once", () => {
     const own = new EchoError({ code: 'HTTP_401', message: 'Unauthorized', statusCode: 401, endpoint: '/api/v1/balance' })
-    expect(callFailure(own, call).toJSON()).toEqual({ code: 'HTTP_401', reason: 'unauthorized', message: 'Unauthorized while fetching balance', statusCode: 401, endpoint: '/api/v1/balance', action: 'fetching balance' })
+    expect(callFailure(own, call).toJSON()).toEqual({
+      code: 'HTTP_401',
+      reason: 'unauthorized',
+      message: 'Unauthorized while fetching balance',
+      statusCode: 401,
+      endpoint: '/api/v1/balance',
+      action: 'fetching balance',
+    })
     const named = new EchoError({ code: 'HTTP_401', message: 'Unauthorized', action: 'refreshing balance' })
     expect(callFailure(named, call)).toBe(named)
   })

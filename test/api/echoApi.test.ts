@@ -15,16 +15,7 @@ const { newStore, signInThroughEcho } = echoStoresPerTest()
 // does not bundle them. Whoever imports echoApi or a hook must still see all eight.
 describe('echoApi', () => {
   it('has the eight endpoints of SPEC §7, whichever module defines them', () => {
-    expect(Object.keys(echoApi.endpoints).sort()).toEqual([
-      'createPaymentLink',
-      'getApp',
-      'getApps',
-      'getBalance',
-      'getFreeBalance',
-      'getSupportedModels',
-      'getUser',
-      'registerReferral',
-    ])
+    expect(Object.keys(echoApi.endpoints).sort()).toEqual(['createPaymentLink', 'getApp', 'getApps', 'getBalance', 'getFreeBalance', 'getSupportedModels', 'getUser', 'registerReferral'])
   })
 
   it('exports a hook for each endpoint: the generated mutations, and queries that wait for a user', () => {

@@ -49,9 +49,7 @@ function startRouter(): Promise<{ server: Server; url: string; received: Receive
       }
     })
   })
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, validToken })),
-  )
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, validToken })))
 }
 
 interface RouteAnswer {
@@ -71,7 +69,16 @@ function routeAnswer(path: string, body: Record<string, unknown>): RouteAnswer |
     }
   }
   if (path === '/v1/messages') {
-    const message = { id: 'm1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'Hello!' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } }
+    const message = {
+      id: 'm1',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: 'Hello!' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 2 },
+    }
     return {
       whole: message,
       events: [
@@ -102,13 +109,11 @@ beforeEach(() => {
   msw.use(http.all(`${router.url}/*`, () => passthrough()))
 })
 
-const credentials = (received: Received[]) =>
-  received.map(({ headers }) => ({ authorization: headers.authorization, xApiKey: headers['x-api-key'], retry: headers['x-retry'] }))
+const credentials = (received: Received[]) => received.map(({ headers }) => ({ authorization: headers.authorization, xApiKey: headers['x-api-key'], retry: headers['x-retry'] }))
 
 describe('the official openai client through createEchoFetch', () => {
   // baseURL is the router root: openai appends `/chat/completions` to it.
-  const openai = (tokens = rotatingTokens('user-token').provider) =>
-    new OpenAI({ apiKey: 'echo', baseURL: router.url, fetch: createEchoFetch({ tokenProvider: tokens }), maxRetries: 0 })
+  const openai = (tokens = rotatingTokens('user-token').provider) => new OpenAI({ apiKey: 'echo', baseURL: router.url, fetch: createEchoFetch({ tokenProvider: tokens }), maxRetries: 0 })
 
   it('creates a chat completion with the user token in place of the API key', async () => {
     const completion = await openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
@@ -143,8 +148,7 @@ describe('the official openai client through createEchoFetch', () => {
 describe('the official @anthropic-ai/sdk client through createEchoFetch', () => {
   // baseURL is the router root: the SDK always asks for `/v1/messages`, which Echo's router serves
   // as it serves `/messages`.
-  const anthropic = (tokens = rotatingTokens('user-token').provider) =>
-    new Anthropic({ apiKey: 'echo', baseURL: router.url, fetch: createEchoFetch({ tokenProvider: tokens }), maxRetries: 0 })
+  const anthropic = (tokens = rotatingTokens('user-token').provider) => new Anthropic({ apiKey: 'echo', baseURL: router.url, fetch: createEchoFetch({ tokenProvider: tokens }), maxRetries: 0 })
 
   it('creates a message with the user token and no x-api-key', async () => {
     const message = await anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] })

@@ -20,18 +20,11 @@ const message = (data: string, event: string | null = null, id: string | null = 
 
 describe('parseServerSentEvents', () => {
   it('reads events separated by blank lines, with their names', async () => {
-    expect(await parseAll(['event: message_start\ndata: {"a":1}\n\ndata: {"b":2}\n\n'])).toEqual([
-      message('{"a":1}', 'message_start'),
-      message('{"b":2}'),
-    ])
+    expect(await parseAll(['event: message_start\ndata: {"a":1}\n\ndata: {"b":2}\n\n'])).toEqual([message('{"a":1}', 'message_start'), message('{"b":2}')])
   })
 
   it('accepts CRLF and lone CR line endings, even with the CR and LF in different chunks', async () => {
-    expect(await parseAll(['data: one\r', '\ndata: more\r\n\r', '\ndata: two\r\rdata: three\r', '\n\r\n'])).toEqual([
-      message('one\nmore'),
-      message('two'),
-      message('three'),
-    ])
+    expect(await parseAll(['data: one\r', '\ndata: more\r\n\r', '\ndata: two\r\rdata: three\r', '\n\r\n'])).toEqual([message('one\nmore'), message('two'), message('three')])
   })
 
   it('skips comment lines and joins multi-line data with newlines', async () => {
@@ -56,11 +49,7 @@ describe('parseServerSentEvents', () => {
   })
 
   it('ignores an id that holds NUL, and fields it does not know (retry)', async () => {
-    expect(await parseAll(['id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\nretry: 3000\ndata: c\n\n'])).toEqual([
-      message('a', null, '1'),
-      message('b', null, '1'),
-      message('c', null, '1'),
-    ])
+    expect(await parseAll(['id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\nretry: 3000\ndata: c\n\n'])).toEqual([message('a', null, '1'), message('b', null, '1'), message('c', null, '1')])
   })
 
   it('decodes a UTF-8 character split across chunks', async () => {
@@ -109,8 +98,14 @@ describe('parseServerSentEvents', () => {
 describe('parseServerSentEvents, whatever the chunk boundaries', () => {
   const lineText = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((text) => !/[\r\n]/.test(text))
   const eventArb = fc.record({
-    name: fc.option(lineText.filter((name) => name !== ''), { nil: null }),
-    id: fc.option(lineText.filter((id) => !id.includes('\0')), { nil: null }),
+    name: fc.option(
+      lineText.filter((name) => name !== ''),
+      { nil: null },
+    ),
+    id: fc.option(
+      lineText.filter((id) => !id.includes('\0')),
+      { nil: null },
+    ),
     dataLines: fc.array(lineText, { minLength: 1, maxLength: 3 }),
     comment: fc.option(lineText, { nil: null }),
   })

@@ -14,11 +14,18 @@ describe('createEchoFetch with allowedOrigins', () => {
     const echoFetch = createEchoFetch({ tokenProvider: rotatingTokens().provider, allowedOrigins: [`${ROUTER}/some/path`, 'https://echo.test'] })
     await expect(echoFetch(`${ROUTER}/chat/completions`, { method: 'POST' })).resolves.toHaveProperty('status', 200)
     await expect(echoFetch(new URL('https://echo.test/api/v1/balance'))).resolves.toHaveProperty('status', 200)
-    for (const elsewhere of ['https://api.openai.com/v1/chat/completions', 'https://router.echo.test.evil.example/x', 'http://router.echo.test/chat/completions', new Request('https://evil.example/')]) {
+    for (const elsewhere of [
+      'https://api.openai.com/v1/chat/completions',
+      'https://router.echo.test.evil.example/x',
+      'http://router.echo.test/chat/completions',
+      new Request('https://evil.example/'),
+    ]) {
       const failure: unknown = await echoFetch(elsewhere).catch((error: unknown) => error)
       expect(failure).toBeInstanceOf(EchoError)
       expect((failure as EchoError).reason).toBe('foreign-origin')
-      expect((failure as EchoError).message).toMatch(/^Refusing to send the user's Echo token to https?:\/\/[^:]+: it goes only to https:\/\/router\.echo\.test and https:\/\/echo\.test\. Set your model client's baseURL to the Echo router$/)
+      expect((failure as EchoError).message).toMatch(
+        /^Refusing to send the user's Echo token to https?:\/\/[^:]+: it goes only to https:\/\/router\.echo\.test and https:\/\/echo\.test\. Set your model client's baseURL to the Echo router$/,
+      )
     }
     expect(seen).toEqual([`${ROUTER}/chat/completions`, 'https://echo.test/api/v1/balance'])
   })

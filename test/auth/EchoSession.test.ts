@@ -192,10 +192,7 @@ describe('refresh', () => {
     const echo = serveEcho({ expiresInSeconds: 15 })
     const store = await signInThroughEcho()
     vi.setSystemTime(Date.now() + 16_000)
-    const [token, balance] = await Promise.all([
-      store.dispatch(getToken()),
-      store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false })),
-    ])
+    const [token, balance] = await Promise.all([store.dispatch(getToken()), store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false }))])
     expect(token).toBe('test-access-2')
     expect(balance.data?.balance).toBe(12.5)
     expect(refreshGrants(echo)).toHaveLength(1)
@@ -358,7 +355,7 @@ describe('what other tabs and storage hand over', () => {
     await vi.waitFor(() => expect(storedKeys()).toEqual(['oidc.theirs']))
   })
 
-  it('a switch to another user in another tab never shows the new user with the old user\'s balance', async () => {
+  it("a switch to another user in another tab never shows the new user with the old user's balance", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     serveEcho()
     const store = await signInThroughEcho()
@@ -370,7 +367,12 @@ describe('what other tabs and storage hand over', () => {
       seen.push({ user: now.user?.id, balance: balance.balance?.balance })
     })
     const theirs = JSON.parse(window.localStorage.getItem(key)!) as { profile: Record<string, unknown> }
-    const switched = JSON.stringify({ ...theirs, access_token: 'token-of-user-2', profile: { ...theirs.profile, sub: 'user-2', name: 'Grace Hopper' }, expires_at: Math.floor(Date.now() / 1000) + 900 })
+    const switched = JSON.stringify({
+      ...theirs,
+      access_token: 'token-of-user-2',
+      profile: { ...theirs.profile, sub: 'user-2', name: 'Grace Hopper' },
+      expires_at: Math.floor(Date.now() / 1000) + 900,
+    })
     window.localStorage.setItem(key, switched)
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: switched, storageArea: window.localStorage }))
     expect(auth(store).user?.id).toBe('user-2')
@@ -400,7 +402,7 @@ describe('a session that ends on its own', () => {
     expect(auth(store)).toMatchObject({ status: 'loading', error: null })
   })
 
-  it('a sign-out of the user\'s own is not an ended session: no message', async () => {
+  it("a sign-out of the user's own is not an ended session: no message", async () => {
     serveEcho()
     const store = await signInThroughEcho()
     await store.dispatch(signOut())
@@ -424,7 +426,7 @@ describe('checkout coming back (a top-up)', () => {
 
   it.each([
     ['a checkout tab the app opened', 'tab', 1],
-    ['checkout in the app\'s own tab', 'page', 0],
+    ["checkout in the app's own tab", 'page', 0],
   ])('%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar', async (_name, mark, closes) => {
     const echo = serveEcho()
     const firstTab = await signInThroughEcho({ openChannel })
@@ -513,13 +515,19 @@ describe('a sign-out while a refresh is on its way', () => {
 })
 
 describe('another user signing in while a refresh is on its way', () => {
-  it('keeps the new user: the old user\'s refreshed tokens are neither stored nor handed over, and nobody is signed out', async () => {
+  it("keeps the new user: the old user's refreshed tokens are neither stored nor handed over, and nobody is signed out", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const { store, handedOver, answerAndSettle } = await refreshHeldAtEcho()
     // Another tab signs out and Grace signs in there.
     const key = `oidc.user:${ECHO}:${APP_ID}`
     const ada = JSON.parse(window.localStorage.getItem(key)!) as { profile: Record<string, unknown> }
-    const grace = JSON.stringify({ ...ada, access_token: 'grace-token', refresh_token: 'grace-refresh', profile: { ...ada.profile, sub: 'user-2', name: 'Grace Hopper' }, expires_at: Math.floor(Date.now() / 1000) + 900 })
+    const grace = JSON.stringify({
+      ...ada,
+      access_token: 'grace-token',
+      refresh_token: 'grace-refresh',
+      profile: { ...ada.profile, sub: 'user-2', name: 'Grace Hopper' },
+      expires_at: Math.floor(Date.now() / 1000) + 900,
+    })
     window.localStorage.setItem(key, grace)
     window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: grace, storageArea: window.localStorage }))
     expect(auth(store).user?.id).toBe('user-2')

@@ -25,8 +25,7 @@ function answering(answer: () => Response | Promise<Response>) {
   return { fetch, sent }
 }
 
-const grant = (fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, signal = new AbortController().signal) =>
-  requestRefreshGrant(fetch, config, user, { now: NOW, signal })
+const grant = (fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, signal = new AbortController().signal) => requestRefreshGrant(fetch, config, user, { now: NOW, signal })
 
 describe("the refresh-token grant at Echo's token endpoint", () => {
   it('posts the refresh token, the app id and the scope as a form, as oidc-client-ts did', async () => {
@@ -78,7 +77,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     [400, { error: 'invalid_request' }, 'invalid_request'],
     [401, { error: 'invalid_client' }, 'invalid_client'],
     [403, 'Forbidden', 'Echo refused the refresh (status 403)'],
-  ])('Echo refusing it (%i) ends the session: refused, in Echo\'s words', async (status, body, message) => {
+  ])("Echo refusing it (%i) ends the session: refused, in Echo's words", async (status, body, message) => {
     const answer = await grant(answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status }))).fetch)
     expect(answer).toEqual({ kind: 'refused', error: new Error(message) })
   })

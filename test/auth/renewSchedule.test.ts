@@ -5,7 +5,7 @@ import { isRenewDue, MAX_TIMER_DELAY_MS, RenewTimer, renewAtMs, renewTimerDelayM
 const DAY = 86_400_000
 
 describe('renew schedule', () => {
-  it('renews a third of a short token\'s life before its end, and at most a minute before a long one\'s', () => {
+  it("renews a third of a short token's life before its end, and at most a minute before a long one's", () => {
     expect(renewAtMs({ expiresAt: 15_000, lifetimeMs: 15_000 })).toBe(10_000)
     expect(renewAtMs({ expiresAt: 900_000, lifetimeMs: 900_000 })).toBe(840_000)
   })

@@ -126,7 +126,11 @@ describe('what storage and other tabs hand over is checked', () => {
       },
       { requiredKeys: [] },
     )
-    const text = fc.oneof(fc.string(), fc.json(), userLike.map((value) => JSON.stringify(value)))
+    const text = fc.oneof(
+      fc.string(),
+      fc.json(),
+      userLike.map((value) => JSON.stringify(value)),
+    )
     fc.assert(
       fc.property(text, (value) => {
         const user = userFromStorageString(value)
@@ -157,12 +161,7 @@ describe('what storage and other tabs hand over is checked', () => {
       unrelated: JSON.stringify({ client_id: 'app-123' }),
     })
     removeSignInStates(storage, 'app-123')
-    expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual([
-      'oidc.theirs',
-      'oidc.unreadable',
-      'oidc.user:https://echo.test:app-123',
-      'unrelated',
-    ])
+    expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual(['oidc.theirs', 'oidc.unreadable', 'oidc.user:https://echo.test:app-123', 'unrelated'])
   })
 
   it('never takes the stored user for a sign-in state, whatever its JSON holds', () => {

@@ -54,7 +54,7 @@ describe('EchoAccount', () => {
   it.each([
     [20, 'Echo credits $13.00'],
     [0, 'Echo credits $12.50'],
-  ])('counts the free tier into the credit only as far as the app\'s pool can pay (pool $%s)', async (pool, label) => {
+  ])("counts the free tier into the credit only as far as the app's pool can pay (pool $%s)", async (pool, label) => {
     serveEcho({ freeTier: 0.5, spendPool: pool })
     const store = await signInThroughEcho()
     renderWithEcho(<EchoAccount />, { store })
@@ -173,7 +173,12 @@ describe('EchoAccount', () => {
     server.use(http.post(`${ECHO}/api/oauth/token`, () => HttpResponse.json({ message: 'Service Unavailable' }, { status: 503 })))
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16 * 60_000)
-    await act(() => store.dispatch(getToken()).then(() => undefined, () => undefined))
+    await act(() =>
+      store.dispatch(getToken()).then(
+        () => undefined,
+        () => undefined,
+      ),
+    )
     const button = await screen.findByRole('button', { name: 'Echo credits $12.50, reconnecting' })
     expect(button.textContent).toContain('Reconnecting…')
     expect(screen.queryByRole('alert')).toBeNull()

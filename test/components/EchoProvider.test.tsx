@@ -58,8 +58,7 @@ describe('EchoProvider', () => {
     await waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
     expect(onError.mock.calls[0]![0]).toMatchObject({
       name: 'EchoError',
-      message:
-        'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own) while starting sign-in',
+      message: 'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own) while starting sign-in',
     })
     expect(navigate).not.toHaveBeenCalled()
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
@@ -124,27 +123,43 @@ describe('EchoProvider', () => {
 
   it('refuses a config without an appId at once, naming the field', () => {
     quietly()
-    expect(() => renderWithEcho(<Status />, { config: { appId: '' } })).toThrow("EchoConfig.appId is required: pass your app's id from the Echo dashboard (got \"\")")
+    expect(() => renderWithEcho(<Status />, { config: { appId: '' } })).toThrow('EchoConfig.appId is required: pass your app\'s id from the Echo dashboard (got "")')
   })
 
   it('reports a config changed after mount instead of building a second session', () => {
     quietly()
     const store = newStore()
-    const { rerender } = render(<EchoProvider config={CONFIG} store={store}><Status /></EchoProvider>)
-    expect(() => rerender(<EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}><Status /></EchoProvider>)).toThrow(
-      /<EchoProvider> config changed after mount .* give it a new key/,
+    const { rerender } = render(
+      <EchoProvider config={CONFIG} store={store}>
+        <Status />
+      </EchoProvider>,
     )
+    expect(() =>
+      rerender(
+        <EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}>
+          <Status />
+        </EchoProvider>,
+      ),
+    ).toThrow(/<EchoProvider> config changed after mount .* give it a new key/)
   })
 
   it('names the changed config in a production build too, without the advice', () => {
     quietly()
     const store = newStore()
-    const { rerender } = render(<EchoProvider config={CONFIG} store={store}><Status /></EchoProvider>)
+    const { rerender } = render(
+      <EchoProvider config={CONFIG} store={store}>
+        <Status />
+      </EchoProvider>,
+    )
     vi.stubEnv('NODE_ENV', 'production')
     try {
-      expect(() => rerender(<EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}><Status /></EchoProvider>)).toThrow(
-        /^echo-rtk: <EchoProvider> config changed after mount \(\["app-123".*\] -> \["other-app".*\]\)$/,
-      )
+      expect(() =>
+        rerender(
+          <EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}>
+            <Status />
+          </EchoProvider>,
+        ),
+      ).toThrow(/^echo-rtk: <EchoProvider> config changed after mount \(\["app-123".*\] -> \["other-app".*\]\)$/)
     } finally {
       vi.unstubAllEnvs()
     }

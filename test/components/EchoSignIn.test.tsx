@@ -117,7 +117,13 @@ describe('EchoSignIn', () => {
 
   it('calls onError with the reason when the redirect cannot start', async () => {
     const onError = vi.fn<(error: Error) => void>()
-    renderWithEcho(<EchoSignIn onError={onError} />, { store: newStore({ navigate: () => { throw new Error('blocked by the browser') } }) })
+    renderWithEcho(<EchoSignIn onError={onError} />, {
+      store: newStore({
+        navigate: () => {
+          throw new Error('blocked by the browser')
+        },
+      }),
+    })
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
     // The redirect is prepared asynchronously (PKCE), so the failure arrives after the click.
     await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1))

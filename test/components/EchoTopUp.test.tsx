@@ -107,9 +107,7 @@ describe('EchoTopUp', () => {
   it('refuses to follow a link that is neither https nor on the Echo host', async () => {
     const { button, navigate } = await topUp()
     server.use(
-      http.post(`${ECHO}/api/v1/stripe/payment-link`, () =>
-        HttpResponse.json({ paymentLink: { id: 'x', url: 'javascript:alert(1)', amount: 10, currency: 'usd', status: 'created', created: 1 } }),
-      ),
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url: 'javascript:alert(1)', amount: 10, currency: 'usd', status: 'created', created: 1 } })),
     )
     await userEvent.click(button)
     expect(navigate).not.toHaveBeenCalled()

@@ -116,21 +116,25 @@ const majors: [string, () => ChatView][] = [
 ]
 
 describe('useChat with the model in the browser, on every AI SDK in use', () => {
-  it.each(majors)('%s: two turns, each streamed from the router through the session, each answering its question', async (_major, useChatOfThisMajor) => {
-    render(
-      <EchoProvider config={devServerConfig(dev)}>
-        <ChatPage useChatOfThisMajor={useChatOfThisMajor} />
-      </EchoProvider>,
-    )
-    const conversation = await screen.findByRole('list', { name: 'Conversation' })
-    for (const [turn, button, question] of [
-      [0, 'first', 'What are Echo credits?'],
-      [1, 'second', 'And how do I get more?'],
-    ] as const) {
-      act(() => screen.getByRole('button', { name: button }).click())
-      await waitFor(() => expect(screen.getAllByRole('listitem', { name: 'assistant' })[turn]?.textContent).toContain(question), { timeout: 10_000 })
-      await waitFor(() => expect(conversation.getAttribute('aria-busy')).toBe('false'))
-    }
-    expect(screen.getAllByRole('listitem', { name: 'user' }).map((item) => item.textContent)).toEqual(['What are Echo credits?', 'And how do I get more?'])
-  }, 30_000)
+  it.each(majors)(
+    '%s: two turns, each streamed from the router through the session, each answering its question',
+    async (_major, useChatOfThisMajor) => {
+      render(
+        <EchoProvider config={devServerConfig(dev)}>
+          <ChatPage useChatOfThisMajor={useChatOfThisMajor} />
+        </EchoProvider>,
+      )
+      const conversation = await screen.findByRole('list', { name: 'Conversation' })
+      for (const [turn, button, question] of [
+        [0, 'first', 'What are Echo credits?'],
+        [1, 'second', 'And how do I get more?'],
+      ] as const) {
+        act(() => screen.getByRole('button', { name: button }).click())
+        await waitFor(() => expect(screen.getAllByRole('listitem', { name: 'assistant' })[turn]?.textContent).toContain(question), { timeout: 10_000 })
+        await waitFor(() => expect(conversation.getAttribute('aria-busy')).toBe('false'))
+      }
+      expect(screen.getAllByRole('listitem', { name: 'user' }).map((item) => item.textContent)).toEqual(['What are Echo credits?', 'And how do I get more?'])
+    },
+    30_000,
+  )
 })

@@ -117,7 +117,7 @@ function PortedApp() {
 }
 
 describe("an app written against Echo's React SDK, ported as the guide says", () => {
-  it('a user Echo\'s SDK signed in is still signed in: shown at once, with no sign-in and no token request', async () => {
+  it("a user Echo's SDK signed in is still signed in: shown at once, with no sign-in and no token request", async () => {
     await signedInByEchosSdk()
     seen.length = 0
     render(<PortedApp />)

@@ -56,7 +56,7 @@ const routerCalls = () => seen.filter((request) => request.url.startsWith(dev.ro
 const count = (path: string) => seen.filter((request) => request.url === `${dev.apiUrl}${path}`).length
 
 describe('the AI SDK, through useEchoModelProvider', () => {
-  it('OpenAI: generateText, streamText, embed, embedMany and an image, each with the user\'s token', async () => {
+  it("OpenAI: generateText, streamText, embed, embedMany and an image, each with the user's token", async () => {
     const { result } = await renderSession()
     const { openai } = result.current
     const { text } = await generateText({ model: openai('gpt-4o-mini'), prompt: 'Say hello' })
@@ -112,7 +112,7 @@ describe('the AI SDK, through useEchoModelProvider', () => {
 })
 
 describe('official clients, through useEchoFetch', () => {
-  it('openai: a streamed chat with the user\'s token in place of the client\'s key', async () => {
+  it("openai: a streamed chat with the user's token in place of the client's key", async () => {
     const { result } = await renderSession()
     const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true })
     const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true })
@@ -122,7 +122,7 @@ describe('official clients, through useEchoFetch', () => {
     expect(routerCalls()).toEqual([{ method: 'POST', url: `${dev.routerUrl}/chat/completions`, authorization: `Bearer ${userToken}` }])
   })
 
-  it('openai: a 402 is the client\'s own APIError saying 402, and the user is marked out of credits', async () => {
+  it("openai: a 402 is the client's own APIError saying 402, and the user is marked out of credits", async () => {
     const { result } = await renderSession()
     await setBalance(dev, 0, 0)
     const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
@@ -154,7 +154,7 @@ describe('official clients, through useEchoFetch', () => {
   })
 })
 
-describe('the session\'s rules, whatever the client', () => {
+describe("the session's rules, whatever the client", () => {
   it('a burst of 401s (a token the router no longer takes) leads to one refresh; every call then succeeds', async () => {
     window.localStorage.clear()
     await storeDevServerSession(dev, { accessToken: 'no-longer-valid' })
@@ -182,7 +182,14 @@ describe('the session\'s rules, whatever the client', () => {
 
   it('an abort cancels the request itself: billing stops with it', async () => {
     const { result } = await renderSession()
-    const free = async () => (await fetch(`${dev.apiUrl}/api/v1/balance/free`, { method: 'POST', headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ echoAppId: dev.appId }) }).then((r) => r.json() as Promise<{ userSpendInfo: { amountSpent: number } }>)).userSpendInfo.amountSpent
+    const free = async () =>
+      (
+        await fetch(`${dev.apiUrl}/api/v1/balance/free`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ echoAppId: dev.appId }),
+        }).then((r) => r.json() as Promise<{ userSpendInfo: { amountSpent: number } }>)
+      ).userSpendInfo.amountSpent
     const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
     const ask = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Tell a long story' }], max_tokens: 200, stream: true as const }
     let spent = await free()
@@ -222,7 +229,7 @@ describe('the session\'s rules, whatever the client', () => {
     expect(routerCalls()).toEqual([])
   })
 
-  it('useEchoFetch and each provider keep their identity for the session\'s life', async () => {
+  it("useEchoFetch and each provider keep their identity for the session's life", async () => {
     const { result, rerender } = await renderSession()
     const first = result.current
     rerender()

@@ -210,12 +210,18 @@ describe('model ids', () => {
 
   test('every model id the README and the docs pass to a model call is one /api/v1/supported-models lists', async () => {
     const docs = new URL('../../docs/', import.meta.url)
-    const pages = [new URL('../../README.md', import.meta.url), ...readdirSync(docs).filter((name) => name.endsWith('.md')).map((name) => new URL(name, docs))]
+    const pages = [
+      new URL('../../README.md', import.meta.url),
+      ...readdirSync(docs)
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => new URL(name, docs)),
+    ]
     const text = pages.map((page) => readFileSync(page, 'utf8')).join('\n')
     // Code blocks, and code spans in the prose (`anthropic('claude-haiku-4-5')`).
     const code = [...[...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((block) => block[1]), ...[...text.matchAll(/`([^`\n]+)`/g)].map((span) => span[1])].join('\n')
     // A quoted id given as `model:` or as the first argument of a router or AI SDK provider method.
-    const modelArgument = /(?:\bmodel\s*:\s*|(?:\brouter\.google\.\w+|\bopenai|\banthropic|\bgoogle|\.(?:chat|responses|languageModel|textEmbeddingModel|textEmbedding|embedding|embeddingModel|image|imageModel|speech|transcription))\(\s*)(['"`])([^'"`\n]+)\1/g
+    const modelArgument =
+      /(?:\bmodel\s*:\s*|(?:\brouter\.google\.\w+|\bopenai|\banthropic|\bgoogle|\.(?:chat|responses|languageModel|textEmbeddingModel|textEmbedding|embedding|embeddingModel|image|imageModel|speech|transcription))\(\s*)(['"`])([^'"`\n]+)\1/g
     const ids = new Set([...code.matchAll(modelArgument)].map((match) => match[2]!.replace(/^models\//, '')).filter((id) => MODEL_ID.test(id)))
 
     const listed = await supportedIds()

@@ -145,7 +145,11 @@ export interface FreeTier {
 
 /** What `POST /api/v1/balance/free` answers for the demo app. */
 export async function getFreeTier(dev: RunningDevServer, token: string) {
-  const response = await fetch(`${dev.apiUrl}/api/v1/balance/free`, { method: 'POST', headers: { ...bearer(token), 'Content-Type': 'application/json' }, body: JSON.stringify({ echoAppId: dev.appId }) })
+  const response = await fetch(`${dev.apiUrl}/api/v1/balance/free`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ echoAppId: dev.appId }),
+  })
   return (await response.json()) as FreeTier
 }
 

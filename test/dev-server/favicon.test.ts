@@ -66,7 +66,11 @@ describe('every HTML page of the dev server links an icon it serves', () => {
     const autoLogin = await startDevServer({ port: 0, routerPort: 0, autoLogin: true })
     try {
       const token = (await signIn(autoLogin)).access_token
-      const created = await fetch(`${autoLogin.apiUrl}/api/v1/stripe/payment-link`, { method: 'POST', headers: { ...bearer(token), 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: 1, successUrl: `${APP_ORIGIN}/` }) })
+      const created = await fetch(`${autoLogin.apiUrl}/api/v1/stripe/payment-link`, {
+        method: 'POST',
+        headers: { ...bearer(token), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ amount: 1, successUrl: `${APP_ORIGIN}/` }),
+      })
       const { paymentLink } = (await created.json()) as { paymentLink: { url: string } }
 
       await expectServedIcon(await fetch(`${autoLogin.apiUrl}/`))

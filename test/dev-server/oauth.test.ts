@@ -269,7 +269,11 @@ describe('the login and consent pages, without auto-login', () => {
     expect(loginHtml).toContain('<button type="submit">Sign in</button>')
     const loginAction = new URL(/action="([^"]+\/login)"/.exec(loginHtml)![1]!, manual.apiUrl).href
 
-    const wrong = await send(jar, loginAction, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: 'test@example.com', password: 'nope' }) })
+    const wrong = await send(jar, loginAction, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'test@example.com', password: 'nope' }),
+    })
     expect(wrong.status).toBe(401)
     expect(await wrong.text()).toContain('role="alert"')
 

@@ -138,7 +138,11 @@ describe('streaming', () => {
   })
 
   test('Anthropic messages stream Anthropic’s named events', async () => {
-    const response = await call('/messages', { model: 'claude-3-5-haiku-20241022', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { 'x-api-key': token, 'anthropic-version': '2023-06-01' })
+    const response = await call(
+      '/messages',
+      { model: 'claude-3-5-haiku-20241022', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      { 'x-api-key': token, 'anthropic-version': '2023-06-01' },
+    )
     const events = parseEvents(await response.text())
 
     expect(response.headers.get('content-type')).toBeNull()
@@ -280,7 +284,10 @@ describe('the free tier, drawn first as Echo’s router does', () => {
     expect(userSpendInfo.amountLeft + balance).toBeLessThanOrEqual(0.0001)
     expect(balance).toBeGreaterThanOrEqual(-prices.at(-1)!)
     // Every call was billed in full: free tier and balance together went down by the sum of the prices.
-    expect(0.05 - (userSpendInfo.amountLeft + balance)).toBeCloseTo(prices.reduce((sum, price) => sum + price, 0), 6)
+    expect(0.05 - (userSpendInfo.amountLeft + balance)).toBeCloseTo(
+      prices.reduce((sum, price) => sum + price, 0),
+      6,
+    )
   })
 
   test('a stream the client stops gives the unsent tokens back to the free tier it drew', async () => {
@@ -425,7 +432,9 @@ describe('every endpoint answers in its provider’s shape', () => {
     expect(await (await call('/models/imagen-3.0-generate-002:predict', { instances: [{ prompt: 'a cat' }], parameters: { sampleCount: 2 } })).json()).toMatchObject({
       predictions: [{ bytesBase64Encoded: anyString, mimeType: 'image/png' }, { mimeType: 'image/png' }],
     })
-    const embedded = (await (await call('/models/text-embedding-004:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })).json()) as { embeddings: { values: number[] }[] }
+    const embedded = (await (await call('/models/text-embedding-004:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })).json()) as {
+      embeddings: { values: number[] }[]
+    }
     expect(embedded.embeddings).toHaveLength(2)
     expect(embedded.embeddings[0]!.values).toHaveLength(768)
   })
@@ -435,7 +444,9 @@ describe('every endpoint answers in its provider’s shape', () => {
     const before = await getBalance(dev, token)
     const single = await call('/models/gemini-embedding-001:embedContent', { model: 'models/gemini-embedding-001', content, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 16 })
     const afterSingle = await getBalance(dev, token)
-    const batch = await call('/models/gemini-embedding-001:batchEmbedContents', { requests: [{ model: 'models/gemini-embedding-001', content: { role: 'user', ...content }, outputDimensionality: 16 }] })
+    const batch = await call('/models/gemini-embedding-001:batchEmbedContents', {
+      requests: [{ model: 'models/gemini-embedding-001', content: { role: 'user', ...content }, outputDimensionality: 16 }],
+    })
     const afterBatch = await getBalance(dev, token)
 
     expect(single.status).toBe(200)

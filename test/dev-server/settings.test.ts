@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS, readSettings, resolveSettings } from '../../dev-serve
 import { startDevServer } from '../../dev-server/startDevServer.mjs'
 
 describe('the settings contract (environment variables and flags)', () => {
-  test("the defaults: 8787, 8788, 900 s tokens, no auto-login, 30 ms between chunks, $10, no refresh-token grace", () => {
+  test('the defaults: 8787, 8788, 900 s tokens, no auto-login, 30 ms between chunks, $10, no refresh-token grace', () => {
     expect(resolveSettings()).toEqual({ port: 8787, routerPort: 8788, accessTtl: 900, autoLogin: false, streamDelayMs: 30, balance: 10, refreshGrace: false })
     expect(DEFAULT_SETTINGS.port).toBe(8787)
   })

@@ -87,7 +87,7 @@ describe('tool round trips', () => {
 describe('POST /api/validate-jwt-token, as Echo answers it', () => {
   const validate = (headers: Record<string, string>) => fetch(`${dev.apiUrl}/api/validate-jwt-token`, { method: 'POST', headers })
 
-  test("a valid token: whose it is, the app it was issued to, its scope", async () => {
+  test('a valid token: whose it is, the app it was issued to, its scope', async () => {
     const response = await validate({ 'X-Echo-Token': token })
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ valid: true, userId: '0b9e4a6c-1f3d-4c8e-a2b5-9d7f6e1c3a58', appId: dev.appId, scope: 'llm:invoke offline_access' })

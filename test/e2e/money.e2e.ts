@@ -22,8 +22,7 @@ async function ask(page: DemoUnderTest['page'], question: string) {
 }
 const dollars = (text: string) => Number(text.replace(/[^\d.-]/g, ''))
 /** What the page shows of the paid balance and the free tier together, in dollars. */
-const shownCredit = async (page: DemoUnderTest['page']) =>
-  dollars(await shownBalance(page)) + dollars(await shownFreeTier(page))
+const shownCredit = async (page: DemoUnderTest['page']) => dollars(await shownBalance(page)) + dollars(await shownFreeTier(page))
 /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
 const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
   const response = await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })

@@ -56,7 +56,7 @@ function watchCalls(page: Page) {
 }
 
 describe('a Next.js app whose chat runs in its own route, billed to the signed-in user', () => {
-  it('signs in, holds a two-turn conversation streamed from the route with the tool\'s result in it, each turn billed to the user', async () => {
+  it("signs in, holds a two-turn conversation streamed from the route with the tool's result in it, each turn billed to the user", async () => {
     const { page } = app
     await page.setViewportSize({ width: 1280, height: 860 })
     const calls = watchCalls(page)

@@ -71,7 +71,7 @@ describe('echo.userFrom(request)', () => {
     expect(calls).toEqual([])
   })
 
-  it('a token Echo refuses: HTTP_401, in Echo\'s words', async () => {
+  it("a token Echo refuses: HTTP_401, in Echo's words", async () => {
     echoValidates({})
     await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({ code: 'HTTP_401', message: 'Echo refused the token: Invalid token' })
   })
@@ -141,8 +141,12 @@ describe('echo.userFrom(request)', () => {
   it('user.client and user.router speak as the user', async () => {
     echoValidates()
     server.use(
-      http.get(`${API}/api/v1/balance`, ({ request }) => HttpResponse.json({ totalPaid: 5, totalSpent: 0, balance: request.headers.get('authorization') === `Bearer ${TOKEN}` ? 5 : 0, currency: 'USD' })),
-      http.post(`${ROUTER}/chat/completions`, () => HttpResponse.json({ id: 'c1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] })),
+      http.get(`${API}/api/v1/balance`, ({ request }) =>
+        HttpResponse.json({ totalPaid: 5, totalSpent: 0, balance: request.headers.get('authorization') === `Bearer ${TOKEN}` ? 5 : 0, currency: 'USD' }),
+      ),
+      http.post(`${ROUTER}/chat/completions`, () =>
+        HttpResponse.json({ id: 'c1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] }),
+      ),
     )
     const user = await echo().userFrom(request(TOKEN))
     expect((await user.client.balance.get()).balance).toBe(5)
@@ -200,7 +204,7 @@ describe('echo.route(handler)', () => {
     expect(await response.text()).toBe('You are out of Echo credits. Add credits to keep going.')
   })
 
-  it("a streamed answer whose token the router refused is answered 401 with invalid_token: the browser refreshes once and retries", async () => {
+  it('a streamed answer whose token the router refused is answered 401 with invalid_token: the browser refreshes once and retries', async () => {
     routerAnswers(401)
     const response = await chatRoute()(request(TOKEN), undefined)
     expect(response.status).toBe(401)
@@ -221,7 +225,7 @@ describe('echo.route(handler)', () => {
     expect(response.headers.get('x-echo-reason')).toBe(reason)
   })
 
-  it('no token, a bad token, another app\'s token: 401 before the handler runs; only a refreshable refusal asks for a refresh', async () => {
+  it("no token, a bad token, another app's token: 401 before the handler runs; only a refreshable refusal asks for a refresh", async () => {
     echoValidates({ [TOKEN]: 'another-app' })
     const handler = vi.fn(() => Response.json({}))
     const route = echo().route(handler)
@@ -265,7 +269,15 @@ describe('echo.route(handler)', () => {
       .userFrom(request(TOKEN))
       .catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(EchoError)
-    const seen = [inspect(failure, { depth: 8 }), JSON.stringify(failure), ...(await Promise.all(answers.map((answer) => answer.text()))), inspect(logs.map((log) => log.mock.calls), { depth: 8 })]
+    const seen = [
+      inspect(failure, { depth: 8 }),
+      JSON.stringify(failure),
+      ...(await Promise.all(answers.map((answer) => answer.text()))),
+      inspect(
+        logs.map((log) => log.mock.calls),
+        { depth: 8 },
+      ),
+    ]
     for (const text of seen) expect(text).not.toContain(TOKEN)
   })
 })

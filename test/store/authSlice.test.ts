@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest'
 
-import {
-  selectAuthStatus,
-  selectEchoError,
-  selectEchoUser,
-  selectIsAuthenticated,
-  selectIsReconnecting,
-  type AuthState,
-  type EchoRootState,
-} from 'echo-rtk'
+import { selectAuthStatus, selectEchoError, selectEchoUser, selectIsAuthenticated, selectIsReconnecting, type AuthState, type EchoRootState } from 'echo-rtk'
 
 import { authSlice, signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshStarted } from '../../src/store/authSlice'
 
-const reduce = (...actions: Parameters<typeof authSlice.reducer>[1][]) =>
-  actions.reduce<AuthState>((state, action) => authSlice.reducer(state, action), authSlice.reducer(undefined, { type: 'init' }))
+const reduce = (...actions: Parameters<typeof authSlice.reducer>[1][]) => actions.reduce<AuthState>((state, action) => authSlice.reducer(state, action), authSlice.reducer(undefined, { type: 'init' }))
 const ada = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
-const root = (auth: AuthState) => ({ echo: { auth, balance: { balance: null, freeTierBalance: null, status: 'idle', error: null, paymentError: null, isInsufficientFunds: false } } }) as unknown as EchoRootState
+const root = (auth: AuthState) =>
+  ({ echo: { auth, balance: { balance: null, freeTierBalance: null, status: 'idle', error: null, paymentError: null, isInsufficientFunds: false } } }) as unknown as EchoRootState
 
 describe('authSlice', () => {
   it('starts loading, with nobody signed in', () => {

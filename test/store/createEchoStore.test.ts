@@ -68,7 +68,9 @@ describe('a host store with echoReducers and echoMiddleware', () => {
       middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoApi.middleware),
     })
     const result = await store.dispatch(echoApi.endpoints.getBalance.initiate())
-    expect(result.error?.message).toContain('this store has no echoMiddleware. Add it: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })')
+    expect(result.error?.message).toContain(
+      'this store has no echoMiddleware. Add it: configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })',
+    )
   })
 
   it('a store without the echo reducers is refused with a message that names them', () => {
@@ -167,7 +169,7 @@ describe('balance', () => {
     expect(store.getState().echo.balance).toMatchObject({ balance: null, status: 'idle' })
   })
 
-  it('out of credits stays while the user has free tier left but the app\'s pool is spent (the router draws from the pool)', async () => {
+  it("out of credits stays while the user has free tier left but the app's pool is spent (the router draws from the pool)", async () => {
     const echo = serveEcho({ freeTier: 0.5, spendPool: 0 })
     const store = await signInThroughEcho()
     echo.set({ balance: 0 })
@@ -276,9 +278,7 @@ describe('devtools', () => {
     await sessionOf(store).getToken()
     await store.dispatch(signOut())
     vi.useRealTimers()
-    expect(log.map((action) => action.type)).toEqual(
-      expect.arrayContaining(['echo/auth/signedIn', 'echo/auth/tokenRefreshStarted', 'echo/auth/tokenRefreshed', 'echo/auth/signedOut']),
-    )
+    expect(log.map((action) => action.type)).toEqual(expect.arrayContaining(['echo/auth/signedIn', 'echo/auth/tokenRefreshStarted', 'echo/auth/tokenRefreshed', 'echo/auth/signedOut']))
 
     const replayed = configureStore({ reducer: echoReducers })
     const replayedStates = log.map((action) => {
@@ -302,7 +302,7 @@ describe('coming back to the page', () => {
 })
 
 describe('getEchoFetch()', () => {
-  it('asks the store for it with a plain action: Redux Toolkit\'s serializability check stays quiet', () => {
+  it("asks the store for it with a plain action: Redux Toolkit's serializability check stays quiet", () => {
     const warnings = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const store = newStore()
     store.dispatch(getEchoFetch())
@@ -315,7 +315,8 @@ describe('getEchoFetch()', () => {
     expect(store.dispatch(getEchoFetch())).toBe(echoFetch)
     await expect(echoFetch(`${ECHO}/api/v1/balance`)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
     await expect(echoFetch('https://api.openai.com/v1/models')).rejects.toMatchObject({
-      message: "Refusing to send the user's Echo token to https://api.openai.com: it goes only to https://echo.test and https://echo.router.merit.systems. Set your model client's baseURL to the Echo router",
+      message:
+        "Refusing to send the user's Echo token to https://api.openai.com: it goes only to https://echo.test and https://echo.router.merit.systems. Set your model client's baseURL to the Echo router",
     })
     serveEcho()
     const signedIn = await signInThroughEcho()

@@ -1,18 +1,7 @@
 import type { SerializedError } from '@reduxjs/toolkit'
 import { expectTypeOf, test } from 'vitest'
 
-import {
-  createEchoStore,
-  refreshBalance,
-  selectAuthStatus,
-  selectBalance,
-  selectEchoUser,
-  useGetBalanceQuery,
-  type AuthState,
-  type Balance,
-  type EchoErrorData,
-  type EchoUser,
-} from 'echo-rtk'
+import { createEchoStore, refreshBalance, selectAuthStatus, selectBalance, selectEchoUser, useGetBalanceQuery, type AuthState, type Balance, type EchoErrorData, type EchoUser } from 'echo-rtk'
 
 test('the auth status is a closed union, never any', () => {
   expectTypeOf(selectAuthStatus).returns.toEqualTypeOf<'loading' | 'unauthenticated' | 'authenticated'>()

@@ -16,7 +16,10 @@ export function fakeLocks(): NonNullable<EchoEnvironment['locks']> {
   const tails = new Map<string, Promise<unknown>>()
   const request = (name: string, _options: LockOptions, work: LockGrantedCallback<unknown>) => {
     const run = (tails.get(name) ?? Promise.resolve()).then(() => work({ name, mode: 'exclusive' }))
-    tails.set(name, run.catch(() => undefined))
+    tails.set(
+      name,
+      run.catch(() => undefined),
+    )
     return run
   }
   return { request } as NonNullable<EchoEnvironment['locks']>

@@ -56,8 +56,8 @@ describe('echo.requests', () => {
   })
 })
 
-describe('spendPool: what the app\'s free-tier pool can still pay', () => {
-  it('is the free tier\'s spendPoolBalance, 100 unless given, and changes with echo.set', async () => {
+describe("spendPool: what the app's free-tier pool can still pay", () => {
+  it("is the free tier's spendPoolBalance, 100 unless given, and changes with echo.set", async () => {
     const client = new EchoClient({ apiKey: 'key-1', apiUrl: config.apiUrl })
     server.use(...echoHandlers(config))
     expect((await client.balance.getFree(config.appId)).spendPoolBalance).toBe(100)

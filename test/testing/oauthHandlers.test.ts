@@ -18,14 +18,16 @@ function echoServing(options: EchoHandlersOptions = {}) {
   return echo
 }
 
-const tokenGrant = (fields: Record<string, string>) =>
-  fetch(urls.token, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })
+const tokenGrant = (fields: Record<string, string>) => fetch(urls.token, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })
 
 /** What the app does before leaving for Echo, and what Echo's authorize page sends back: a code for this verifier. */
 async function authorized({ clientId = config.appId } = {}) {
   const verifier = `verifier-${crypto.randomUUID()}-${crypto.randomUUID()}`
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)))
-  const challenge = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  const challenge = btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
   const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's1' })
   const back = await fetch(`${urls.authorize}?${query}`, { redirect: 'manual' })
   const code = new URL(back.headers.get('location')!).searchParams.get('code')!
@@ -56,7 +58,7 @@ describe('echoHandlers: the code exchange', () => {
   it.each([
     ['another client', { client_id: 'another-app' }],
     ['another redirect URI', { redirect_uri: 'http://localhost:4000/' }],
-    ['a verifier that is not the challenge\'s', { code_verifier: 'guessed' }],
+    ["a verifier that is not the challenge's", { code_verifier: 'guessed' }],
     ['a forged code', { code: 'forged' }],
   ])('refuses %s with 400 invalid_request, as Echo does', async (_case, overrides) => {
     echoServing()
@@ -65,8 +67,8 @@ describe('echoHandlers: the code exchange', () => {
   })
 })
 
-describe('echoHandlers: refresh tokens rotate, as Echo\'s do', () => {
-  it('the seeded session\'s refresh token is the one taken at start', async () => {
+describe("echoHandlers: refresh tokens rotate, as Echo's do", () => {
+  it("the seeded session's refresh token is the one taken at start", async () => {
     echoServing()
     const renewed = await refresh(echoFixtures.tokens.seeded.refreshToken)
     expect(await renewed.json()).toMatchObject({ access_token: echoFixtures.tokens.issued(1).accessToken, refresh_token: echoFixtures.tokens.issued(1).refreshToken })

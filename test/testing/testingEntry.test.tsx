@@ -69,7 +69,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     expect(anonymous.status).toBe(401)
   })
 
-  it('gives the URL of every endpoint for a config (Echo\'s own by default)', () => {
+  it("gives the URL of every endpoint for a config (Echo's own by default)", () => {
     expect(echoEndpoints(config)).toMatchObject({ balance: 'https://echo.test/api/v1/balance', token: 'https://echo.test/api/oauth/token', responses: 'https://router.echo.test/responses' })
     expect(echoEndpoints().chatCompletions).toBe('https://echo.router.merit.systems/chat/completions')
   })
@@ -90,7 +90,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     }
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
     expect(warnings).toEqual([
-      'echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:another-app. If that is this app, its config\'s appId or apiUrl differs from the one it signed in with',
+      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:another-app. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
     ])
   })
 })

@@ -5,7 +5,11 @@ import type { ReactNode } from 'react'
 
 function ErrorLine() {
   const { error } = useEcho()
-  return error === null ? null : <p role="alert" className="error">{error}</p>
+  return error === null ? null : (
+    <p role="alert" className="error">
+      {error}
+    </p>
+  )
 }
 
 /** The session lives in the browser; `serverOrigins: ['self']` lets its fetch carry the user's token to this app's own routes. */

@@ -17,7 +17,11 @@ function QuickTopUp() {
 
 function ErrorLine() {
   const { error } = useEcho()
-  return error === null ? null : <p role="alert" className="error">{error}</p>
+  return error === null ? null : (
+    <p role="alert" className="error">
+      {error}
+    </p>
+  )
 }
 
 /** The demo; `signInNavigate` leaves for Echo's sign-in page in its place (its tests pass `echoSignIn().navigate`). */

@@ -55,11 +55,7 @@ export function Chat() {
         ))}
         {messages.length === 0 && <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>}
       </ol>
-      {isInsufficientFunds ? (
-        <p role="alert">Out of credits: add some to keep chatting.</p>
-      ) : (
-        error !== undefined && <p role="alert">{error.message}</p>
-      )}
+      {isInsufficientFunds ? <p role="alert">Out of credits: add some to keep chatting.</p> : error !== undefined && <p role="alert">{error.message}</p>}
       <form onSubmit={ask} className="ask">
         <label htmlFor="question">Question</label>
         <textarea

@@ -1,27 +1,7 @@
 import { buildCreateApi, coreModule, type EndpointBuilder } from '@reduxjs/toolkit/query'
 
-import {
-  createPaymentLinkRequest,
-  getAppRequest,
-  getBalanceRequest,
-  getFreeBalanceRequest,
-  getSupportedModelsRequest,
-  getUserRequest,
-  listAppsRequest,
-  registerReferralRequest,
-} from '../echoRequests'
-import type {
-  AppList,
-  Balance,
-  EchoUserAccount,
-  EchoApp,
-  FreeTierBalance,
-  PaymentLinkRequest,
-  PaymentLinkResponse,
-  ReferralRequest,
-  ReferralResponse,
-  SupportedModelsResponse,
-} from '../wireTypes'
+import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
+import type { AppList, Balance, EchoUserAccount, EchoApp, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
 import { echoBaseQuery } from './echoBaseQuery'
 
 /** What both API objects over the `echoApi` slice are made of. */

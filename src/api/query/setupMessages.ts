@@ -5,21 +5,16 @@
 // helper, the advice would be an argument no bundler drops.
 
 /** How a store is set up for echo-rtk, quoted by the messages for a store that is not. */
-const STORE_SETUP =
-  'configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
+const STORE_SETUP = 'configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })'
 
 /** A store without echo-rtk's middleware. */
 export function missingMiddlewareMessage(): string {
-  return process.env.NODE_ENV === 'production'
-    ? 'echo-rtk: this store has no echoMiddleware'
-    : `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
+  return process.env.NODE_ENV === 'production' ? 'echo-rtk: this store has no echoMiddleware' : `echo-rtk: this store has no echoMiddleware. Add it: ${STORE_SETUP}`
 }
 
 /** A store without echo-rtk's reducers. */
 export function missingReducersMessage(): string {
-  return process.env.NODE_ENV === 'production'
-    ? 'echo-rtk: this store has no echo reducers'
-    : `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
+  return process.env.NODE_ENV === 'production' ? 'echo-rtk: this store has no echo reducers' : `echo-rtk: this store has no echo reducers. Add them: ${STORE_SETUP}`
 }
 
 /** A store whose session was never started. */
@@ -38,7 +33,5 @@ export function otherConfigMessage(appId: string, apiUrl: string): string {
 /** An `<EchoProvider>` whose config changed after mount. */
 export function configChangedMessage(from: string, to: string): string {
   const changed = `echo-rtk: <EchoProvider> config changed after mount (${from} -> ${to})`
-  return process.env.NODE_ENV === 'production'
-    ? changed
-    : `${changed}. A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`
+  return process.env.NODE_ENV === 'production' ? changed : `${changed}. A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`
 }

@@ -3,14 +3,7 @@ import type { RefreshCoordinatorOptions } from '../refreshCoordinator'
 import type { FetchFunction, TokenProvider } from '../tokenProvider'
 import type { AnthropicMessage, AnthropicStreamEvent, MessageRequest } from './anthropicTypes'
 import type { EchoStream } from './eventStream'
-import type {
-  BatchEmbedContentsResponse,
-  EmbedContentInput,
-  GenerateContentRequest,
-  GenerateContentResponse,
-  PredictRequest,
-  PredictResponse,
-} from './googleTypes'
+import type { BatchEmbedContentsResponse, EmbedContentInput, GenerateContentRequest, GenerateContentResponse, PredictRequest, PredictResponse } from './googleTypes'
 import type {
   ChatCompletion,
   ChatCompletionChunk,

@@ -26,10 +26,7 @@ export interface EchoStream<Event> extends AsyncIterable<Event> {
  * streams with no Content-Type, so the header cannot tell.
  * @internal
  */
-export async function openEventStream<Event, Call extends FailedRouterCall>(
-  send: (call: Call) => Promise<Response>,
-  call: Call,
-): Promise<EchoStream<Event>> {
+export async function openEventStream<Event, Call extends FailedRouterCall>(send: (call: Call) => Promise<Response>, call: Call): Promise<EchoStream<Event>> {
   // Our own controller, so that leaving the loop can end the request even without a caller signal.
   const controller = new AbortController()
   const unfollow = followAbort(call.signal, controller)
@@ -51,12 +48,7 @@ export async function openEventStream<Event, Call extends FailedRouterCall>(
   }
 }
 
-async function* modelEvents<Event>(
-  response: Response,
-  call: FailedRouterCall,
-  controller: AbortController,
-  unfollow: () => void,
-): AsyncGenerator<Event, void, undefined> {
+async function* modelEvents<Event>(response: Response, call: FailedRouterCall, controller: AbortController, unfollow: () => void): AsyncGenerator<Event, void, undefined> {
   try {
     if (response.body === null) return
     for await (const event of parseServerSentEvents(readChunks(response.body, controller.signal))) {

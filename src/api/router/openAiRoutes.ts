@@ -2,7 +2,18 @@ import { EchoError } from '../../errors'
 import type { RequestOptions } from '../EchoClient'
 import type { EchoRouter } from './EchoRouter'
 import { toFormData } from './multipart'
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, Completion, CompletionRequest, ModelResponse, ResponseRequest, ResponseStreamEvent, Transcription, TranscriptionRequest } from './openAiTypes'
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  Completion,
+  CompletionRequest,
+  ModelResponse,
+  ResponseRequest,
+  ResponseStreamEvent,
+  Transcription,
+  TranscriptionRequest,
+} from './openAiTypes'
 import { DEFAULT_IMAGE_COUNT, DEFAULT_IMAGE_SIZE } from './routerDefaults'
 import { optionsOf, requireBody } from './routerInput'
 import type { RouterCall, RouterTransport } from './routerTransport'

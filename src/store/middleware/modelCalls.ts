@@ -98,5 +98,4 @@ export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) =>
   })
 
 /** The model router of a store's session, on the same billed fetch. */
-export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) =>
-  createEchoRouter({ baseRouterUrl: session.config.baseRouterUrl, tokenProvider: session.coordinator, fetch: owned(billedFetch) })
+export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) => createEchoRouter({ baseRouterUrl: session.config.baseRouterUrl, tokenProvider: session.coordinator, fetch: owned(billedFetch) })

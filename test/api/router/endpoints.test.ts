@@ -20,12 +20,7 @@ describe('the router sends each call to its endpoint at the router root, with th
       '/images/generations',
       { model: 'gpt-image-1', prompt: 'a cat', n: 1, size: '512x512' },
     ],
-    [
-      'messages.create',
-      (r) => r.messages.create({ model: 'claude-sonnet-4-5', messages, max_tokens: 100 }),
-      '/messages',
-      { model: 'claude-sonnet-4-5', messages, max_tokens: 100 },
-    ],
+    ['messages.create', (r) => r.messages.create({ model: 'claude-sonnet-4-5', messages, max_tokens: 100 }), '/messages', { model: 'claude-sonnet-4-5', messages, max_tokens: 100 }],
     [
       'google.generateContent',
       (r) => r.google.generateContent('gemini-2.0-flash', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
@@ -68,9 +63,7 @@ describe('the router sends each call to its endpoint at the router root, with th
   })
 
   it('refuses a baseRouterUrl that is not an absolute http(s) URL, naming it', () => {
-    expect(() => createEchoRouter({ baseRouterUrl: 'router.test', tokenProvider: rotatingTokens().provider })).toThrow(
-      'EchoConfig.baseRouterUrl must be an absolute http(s) URL, got "router.test"',
-    )
+    expect(() => createEchoRouter({ baseRouterUrl: 'router.test', tokenProvider: rotatingTokens().provider })).toThrow('EchoConfig.baseRouterUrl must be an absolute http(s) URL, got "router.test"')
   })
 })
 

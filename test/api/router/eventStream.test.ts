@@ -56,9 +56,7 @@ describe('a stream and its caller signal', () => {
   it('a streaming call the router refuses leaves no listener on the caller signal', async () => {
     recordRouter(() => HttpResponse.json({ error: 'boom' }, { status: 500 }))
     const controller = new AbortController()
-    await expect(
-      userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true }, { signal: controller.signal }),
-    ).rejects.toMatchObject({ code: 'HTTP_500' })
+    await expect(userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true }, { signal: controller.signal })).rejects.toMatchObject({ code: 'HTTP_500' })
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 })

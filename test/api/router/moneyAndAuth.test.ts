@@ -117,7 +117,14 @@ describe('402: insufficient funds, whatever the body', () => {
     const error = await failureOf(chat())
     expect(isInsufficientFunds(error)).toBe(true)
     expect(isInsufficientFunds(error.toJSON())).toBe(true)
-    expect(error.toJSON()).toEqual({ code: 'HTTP_402', reason: 'insufficient-funds', statusCode: 402, endpoint: '/chat/completions', message: 'Insufficient funds while creating chat completion', action: 'creating chat completion' })
+    expect(error.toJSON()).toEqual({
+      code: 'HTTP_402',
+      reason: 'insufficient-funds',
+      statusCode: 402,
+      endpoint: '/chat/completions',
+      message: 'Insufficient funds while creating chat completion',
+      action: 'creating chat completion',
+    })
   })
 
   it("keeps the router's message when it gives one", async () => {

@@ -34,8 +34,14 @@ test('a stream yields typed events and exposes the raw response', () => {
 
 test('answers are typed, never any', () => {
   expectTypeOf(router.audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alloy' })).resolves.toEqualTypeOf<Blob>()
-  expectTypeOf(router.embeddings.create({ model: 'm', input: 'x' })).resolves.toHaveProperty('data').items.toHaveProperty('index').toEqualTypeOf<number>()
-  expectTypeOf(router.google.embedContents('m', ['x'])).resolves.toHaveProperty('embeddings').items.toHaveProperty('values').toEqualTypeOf<number[]>()
+  expectTypeOf(router.embeddings.create({ model: 'm', input: 'x' }))
+    .resolves.toHaveProperty('data')
+    .items.toHaveProperty('index')
+    .toEqualTypeOf<number>()
+  expectTypeOf(router.google.embedContents('m', ['x']))
+    .resolves.toHaveProperty('embeddings')
+    .items.toHaveProperty('values')
+    .toEqualTypeOf<number[]>()
   expectTypeOf<ChatCompletion['choices'][number]['message']['content']>().toEqualTypeOf<string | null>()
 })
 

@@ -77,9 +77,7 @@ export function controlledStream(): ControlledStream {
 
 /** A whole SSE answer at once, with no Content-Type: each payload as one `data:` event, then `[DONE]` if asked. */
 export function sseResponse(events: readonly { event?: string; data: unknown }[], { done = false } = {}): Response {
-  const text =
-    events.map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`).join('') +
-    (done ? 'data: [DONE]\n\n' : '')
+  const text = events.map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '')
   // A stream body, so the answer has no Content-Type at all, like Echo's router.
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

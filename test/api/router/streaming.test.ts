@@ -64,7 +64,10 @@ describe('streamed answers', () => {
 
   it('streams Anthropic messages with their event names, the API version and the default max_tokens', async () => {
     const events = [
-      { event: 'message_start', data: { type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'claude', stop_reason: null, usage: { input_tokens: 3, output_tokens: 0 } } } },
+      {
+        event: 'message_start',
+        data: { type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'claude', stop_reason: null, usage: { input_tokens: 3, output_tokens: 0 } } },
+      },
       { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi!' } } },
       { event: 'message_stop', data: { type: 'message_stop' } },
     ]
@@ -139,7 +142,10 @@ describe('stopping a stream stops the request, so the user stops paying', () => 
         controller.abort()
       }
     })()
-    const error = await reading.then(() => undefined, (e: unknown) => e)
+    const error = await reading.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(received).toEqual([chunk('one')])
     expect(error).toBeInstanceOf(EchoError)
     expect(isAbortError(error)).toBe(true)
@@ -155,7 +161,10 @@ describe('stopping a stream stops the request, so the user stops paying', () => 
       return sseResponse([{ data: chunk('late') }])
     })
     const call = userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true }, { signal: controller.signal })
-    const error = await call.then(() => undefined, (e: unknown) => e)
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(isAbortError(error)).toBe(true)
   })
 })
@@ -167,7 +176,10 @@ describe('an error mid-stream surfaces as an EchoError, after the events before 
     const received: unknown[] = []
     const error = await (async () => {
       for await (const event of stream) received.push(event)
-    })().then(() => undefined, (e: unknown) => e)
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(received).toEqual([chunk('partial')])
     expect(error).toBeInstanceOf(EchoError)
     expect(error).toMatchObject({
@@ -191,7 +203,10 @@ describe('an error mid-stream surfaces as an EchoError, after the events before 
     const events = stream[Symbol.asyncIterator]()
     expect(await events.next()).toEqual({ done: false, value: chunk('partial') })
     answer.fail(new TypeError('terminated'))
-    const error = await events.next().then(() => undefined, (e: unknown) => e)
+    const error = await events.next().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', message: 'Network error while creating chat completion', endpoint: '/chat/completions' })
   })
 
