@@ -24,6 +24,8 @@ describe('echo-rtk', () => {
         "REFRESH_TIMEOUT_MS",
         "SignedIn",
         "SignedOut",
+        "authSlice",
+        "balanceSlice",
         "createEchoFetch",
         "createEchoMiddleware",
         "createEchoRouter",
