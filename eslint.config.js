@@ -37,7 +37,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['src/config.ts', 'src/errors.ts'],
+    files: ['src/config.ts', 'src/errors.ts', 'src/errorReasons.ts', 'src/echoPaths.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...higherLayers('api', 'auth', 'store', 'components'), ...frameworks] }],
     },

@@ -6,22 +6,20 @@ import type { ResolvedEchoConfig } from '../config'
 import { EchoError } from '../errors'
 import { takeCheckoutReturn } from './checkoutReturn'
 import { EchoOidc } from './echoOidc'
-import { toEchoUser } from './echoUser'
+import { AnnouncedUser } from './announcedUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment } from './environment'
-import { ReconnectSchedule } from './reconnectSchedule'
-import { attemptRefresh, type RefreshAttemptParts, type RefreshOutcome } from './refreshAttempt'
-import { RenewTimer } from './renewSchedule'
-import { RECONNECTING, REFRESH_OUTLIVED, SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
+import { RenewPlan } from './renewPlan'
+import { SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
+import { SessionRefresh } from './sessionRefresh'
 import { takeSignInReturn } from './signInCallback'
 import { expiresAtMs, isNewer, takeStoredUser } from './storedUser'
 import { TabSync } from './tabSync'
 
 /**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
- * other tabs. It composes the sign-in coming back (`signInCallback`), the renew timer
- * (`renewSchedule`), the tabs (`tabSync`), one refresh attempt's life (`refreshAttempt`) and the
- * way back after Echo could not be reached (`reconnectSchedule`); every refresh goes through its
- * one `RefreshCoordinator`.
+ * other tabs. It composes the sign-in coming back (`signInCallback`), when to renew
+ * (`renewPlan`), the tabs (`tabSync`), what the store is told (`announcedUser`) and the refresh
+ * (`sessionRefresh`); every refresh goes through its one `RefreshCoordinator`.
  */
 export class EchoSession {
   readonly config: ResolvedEchoConfig
@@ -32,17 +30,10 @@ export class EchoSession {
   readonly #report: SessionReporter
   readonly #oidc: EchoOidc
   readonly #tabs: TabSync
-  readonly #attemptParts: RefreshAttemptParts
-  readonly #timer: RenewTimer
-  readonly #reconnect: ReconnectSchedule
+  readonly #refresh: SessionRefresh
+  readonly #plan: RenewPlan
   #user: User | null = null
-  #lifetimeMs = 0
-  /** The user id the store was last told is signed in. */
-  #announcedUserId: string | null = null
-  /** Aborted when the session's user is gone (a sign-out, another user): a refresh begun for them must not outlive them. */
-  #userScope = new AbortController()
-  /** Another tab's storage signed this one out: the message that the session ended may still come on the channel. */
-  #signedOutByTab = false
+  readonly #announced: AnnouncedUser
   #started = false
   #stopWaking: (() => void) | undefined
   #callback: Promise<void> | undefined
@@ -51,13 +42,16 @@ export class EchoSession {
     this.config = config
     this.#env = env
     this.#report = report
+    this.#announced = new AnnouncedUser(report)
     this.#oidc = new EchoOidc(config, env.storage)
     this.#tabs = new TabSync(config, env)
-    this.#attemptParts = { env, tabs: this.#tabs, config }
-    this.#timer = new RenewTimer(env)
-    this.#reconnect = new ReconnectSchedule(env, () => this.#renewInBackground())
+    this.#plan = new RenewPlan(env, () => this.#renewInBackground())
+    this.#refresh = new SessionRefresh(
+      { config, env, tabs: this.#tabs, report, announced: this.#announced, plan: this.#plan },
+      { user: () => this.#user, adopt: (user, arrivedBy) => this.#adopt(user, arrivedBy), forget: () => this.#forget({ removeStored: true }), scheduleRenew: () => this.#scheduleRenew() },
+    )
     // Each attempt keeps its own deadline (refreshAttempt.ts), so the coordinator adds none.
-    const tokens = { getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null), refreshToken: () => this.#renew() }
+    const tokens = { getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null), refreshToken: () => this.#refresh.renew() }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
   }
@@ -77,7 +71,7 @@ export class EchoSession {
       balanceChanged: () => this.#report.balanceChanged(),
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
-    this.#stopWaking = this.#env.onWake(() => this.#reconnect.isReconnecting && this.#renewInBackground())
+    this.#stopWaking = this.#env.onWake(() => this.#plan.isReconnecting && this.#renewInBackground())
     if (this.#started) return this.#scheduleRenew()
     this.#started = true
     const signInReturn = takeSignInReturn(this.#env, this.#oidc, this.config)
@@ -99,16 +93,14 @@ export class EchoSession {
   /** Stops listening and every timer; the session keeps its user (and an outage's count) and can start again. */
   stop(): void {
     this.#tabs.stop()
-    this.#timer.cancel()
-    this.#reconnect.pause()
+    this.#plan.pause()
     this.#stopWaking?.()
     this.#stopWaking = undefined
   }
 
   /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
   async signIn({ navigate = (url) => this.#env.navigate(url) }: SignInOptions = {}): Promise<void> {
-    this.#signedOutByTab = false
-    this.#report.signInStarted()
+    this.#announced.signInStarted()
     try {
       if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED) // PKCE needs storage that outlives the page
       navigate(await this.#oidc.signInUrl())
@@ -150,96 +142,29 @@ export class EchoSession {
 
   /** Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. New tokens end an outage. */
   #adopt(user: User, arrivedBy: SignInSource): void {
-    const endsOutage = this.#reconnect.isReconnecting
-    this.#reconnect.reset()
+    const endsOutage = this.#plan.renewed(user)
     this.#user = user
-    this.#lifetimeMs = Math.max(expiresAtMs(user) - this.#env.now(), 0)
-    this.#announce(user, arrivedBy)
+    this.#announced.signedIn(user, arrivedBy)
     this.#scheduleRenew()
     // What failed while Echo was out of reach is asked for again.
     if (endsOutage) this.#report.balanceChanged()
   }
 
-  #announce(user: User, arrivedBy: SignInSource): void {
-    const expiresAt = expiresAtMs(user)
-    const echoUser = toEchoUser(user.profile)
-    this.#signedOutByTab = false
-    if (this.#announcedUserId === echoUser.id) return this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
-    if (this.#announcedUserId !== null) this.#newUserScope()
-    this.#announcedUserId = echoUser.id
-    this.#report.signedIn({ user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy })
-  }
-
   #scheduleRenew(): void {
-    const user = this.#user
-    if (user === null || !this.#tabs.isListening) return this.#timer.cancel()
-    if (this.#reconnect.isReconnecting) {
-      // The backoff, not the token's renew time, says when to try again.
-      this.#timer.cancel()
-      return this.#reconnect.resume()
-    }
-    this.#timer.schedule(expiresAtMs(user), this.#lifetimeMs, () => this.#renewInBackground())
+    this.#plan.schedule(this.#tabs.isListening ? this.#user : null)
   }
 
-  /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `#settle`. */
+  /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `SessionRefresh`. */
   #renewInBackground(): void {
     this.coordinator.refreshToken().catch(() => undefined)
   }
 
-  /** The refresh itself, run by the coordinator: one attempt (refreshAttempt.ts), then what its outcome means here. */
-  async #renew(): Promise<string> {
-    const from = this.#user
-    if (from === null) throw new Error(REFRESH_OUTLIVED)
-    const userGone = this.#userScope.signal
-    this.#report.tokenRefreshStarted()
-    const onLateOutcome = (late: RefreshOutcome) => {
-      // Late tokens are taken, a late refusal ends the session; a late failure to reach Echo adds nothing.
-      if (late.kind !== 'unreachable') this.#settle(late, userGone).catch(() => undefined)
-    }
-    return this.#settle(await attemptRefresh(this.#attemptParts, { from, userGone, onLateOutcome }), userGone)
-  }
-
-  /** Acts on how an attempt ended (DESIGN §2): resolves to the new token, or rejects with why there is none. */
-  async #settle(outcome: RefreshOutcome, userGone: AbortSignal): Promise<string> {
-    if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)
-    if (outcome.kind === 'renewed') {
-      this.#adopt(outcome.user, this.#announcedUserId === null ? 'storage' : 'tab')
-      return outcome.user.access_token
-    }
-    if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error)
-    // Refused: SPEC §4 logs it, removes the stored user and stale state, and signs out, in every tab.
-    this.#env.logError('Token refresh failed:', outcome.error)
-    this.#tabs.tell({ type: 'ended' })
-    await this.#forget({ removeStored: true })
-    this.#report.signedOut(SESSION_ENDED)
-    throw outcome.error
-  }
-
-  /** Echo could not be reached: the user stays signed in (a stored one too), and the session tries again. */
-  #interrupted(cause: Error): EchoError {
-    if (this.#announcedUserId === null && this.#user !== null) this.#announce(this.#user, 'storage')
-    const beganOutage = this.#reconnect.failed()
-    // A stopped session (its provider unmounted) keeps the count for a restart, and says nothing.
-    if (beganOutage && this.#tabs.isListening) this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
-    this.#scheduleRenew()
-    this.#report.tokenRefreshInterrupted()
-    return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
-  }
-
   async #forget({ removeStored = false } = {}): Promise<void> {
-    this.#newUserScope()
+    this.#announced.forget()
     this.#user = null
-    this.#announcedUserId = null
-    this.#signedOutByTab = false
     this.#tabs.forget()
-    this.#timer.cancel()
-    this.#reconnect.reset()
+    this.#plan.reset()
     if (removeStored) await this.#oidc.forgetStored()
-  }
-
-  #newUserScope(): void {
-    this.#userScope.abort()
-    this.#userScope = new AbortController()
   }
 
   /** Another tab signed in, refreshed (storage, or a hand-over) or signed out. */
@@ -247,16 +172,13 @@ export class EchoSession {
     if (user !== null) return void (!this.#isExpired(user) && isNewer(user, this.#user) && this.#adopt(user, 'tab'))
     if (this.#user === null) return
     void this.#forget()
-    this.#signedOutByTab = true
-    this.#report.signedOut()
+    this.#announced.signedOutByTab()
   }
 
   /** Another tab's refresh was refused: the session has ended, and says so here too, whichever signal came first. */
   #endedElsewhere(): void {
     if (this.#user !== null) return void this.#forget().then(() => this.#report.signedOut(SESSION_ENDED))
-    if (!this.#signedOutByTab) return
-    this.#signedOutByTab = false
-    this.#report.signedOut(SESSION_ENDED)
+    this.#announced.endedAfterTabSignOut()
   }
 
   #isExpired(user: User): boolean {
