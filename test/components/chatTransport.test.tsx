@@ -18,13 +18,13 @@ import { EchoProvider, useEchoModelProvider } from 'echo-rtk'
 
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance } from '../dev-server/devServerClient'
-import { startDevServerProcess } from '../support/devServerProcess'
+import { DEV_SERVER_START_MS, startDevServerProcess } from '../support/devServerProcess'
 import { devServerConfig, recordDevServer, storeDevServerSession } from '../support/devServerSession'
 
 let dev: RunningDevServer
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 5 })
-})
+}, DEV_SERVER_START_MS)
 afterAll(async () => {
   await dev?.close()
 })

@@ -14,14 +14,14 @@ import { EchoProvider, useEcho, useEchoModelProvider } from 'echo-rtk'
 
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance, signIn } from '../dev-server/devServerClient'
-import { startDevServerProcess } from '../support/devServerProcess'
+import { DEV_SERVER_START_MS, startDevServerProcess } from '../support/devServerProcess'
 import { devServerConfig, recordDevServer, type SeenByDevServer } from '../support/devServerSession'
 
 let dev: RunningDevServer
 let seen: SeenByDevServer[]
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 2 })
-})
+}, DEV_SERVER_START_MS)
 afterAll(async () => {
   await dev?.close()
 })

@@ -15,7 +15,7 @@ import { isInsufficientFunds, useEcho, useEchoFetch, useEchoModelProvider } from
 
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance } from '../dev-server/devServerClient'
-import { startDevServerProcess } from '../support/devServerProcess'
+import { DEV_SERVER_START_MS, startDevServerProcess } from '../support/devServerProcess'
 import { devServerWrapper, recordDevServer, storeDevServerSession, type SeenByDevServer } from '../support/devServerSession'
 
 let dev: RunningDevServer
@@ -23,7 +23,7 @@ let seen: SeenByDevServer[]
 let userToken: string
 beforeAll(async () => {
   dev = await startDevServerProcess({ streamDelayMs: 5 })
-})
+}, DEV_SERVER_START_MS)
 afterAll(async () => {
   await dev?.close()
 })

@@ -14,6 +14,13 @@ import(process.argv[1]).then(async ({ startDevServer }) => {
 })
 `
 
+/**
+ * How long a test file's `beforeAll` may wait for the dev server: its child process loads
+ * oidc-provider and makes an RSA key, which on two busy cores (the whole suite at once) has taken
+ * more than vitest's 10 s hook default.
+ */
+export const DEV_SERVER_START_MS = 60_000
+
 /** Starts the dev server (free ports) in a child process; `close()` stops it. */
 export function startDevServerProcess(settings: Partial<DevServerSettings> = {}): Promise<RunningDevServer> {
   // From the repo root (where vitest runs): under jsdom, import.meta.url is not a file URL.
