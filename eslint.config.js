@@ -16,7 +16,21 @@ const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@r
 }))
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/node_modules/', 'bench/.work/', 'examples/*/dist/', 'examples/*/.next/', 'examples/*/next-env.d.ts', '.stryker-tmp/', 'reports/'] },
+  {
+    ignores: [
+      '.peer-matrix/',
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'bench/node_modules/',
+      'bench/.work/',
+      'examples/*/dist/',
+      'examples/*/.next/',
+      'examples/*/next-env.d.ts',
+      '.stryker-tmp/',
+      'reports/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

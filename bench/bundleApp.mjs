@@ -66,7 +66,7 @@ export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCo
       mkdirSync(join(workDir, 'node_modules', ...packageName.split('/').slice(0, -1)), { recursive: true })
       symlinkSync(packageDir, join(workDir, 'node_modules', packageName), 'dir')
     }
-    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }))
+    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', private: true, type: 'module' }))
     writeFileSync(join(workDir, 'app.jsx'), appSource(packageName))
     const result = await build({
       ...DESIGN_SETTINGS,

@@ -21,11 +21,11 @@ export async function measureSessionFetchOverhead(baseUrl) {
   await fetch(`${baseUrl}/reset`)
   const storage = memoryStorage()
   storage.setItem(
-    `oidc.user:${baseUrl}:bench-app`,
+    `oidc.user:${baseUrl}:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55`,
     JSON.stringify({ access_token: 'access-0', refresh_token: 'refresh-0', token_type: 'Bearer', profile: { sub: 'user-1' }, expires_at: Math.floor(Date.now() / 1000) + 3600 }),
   )
   const store = createEchoStore({
-    config: { appId: 'bench-app', apiUrl: baseUrl, baseRouterUrl: baseUrl, redirectUri: 'http://localhost:5173' },
+    config: { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', apiUrl: baseUrl, baseRouterUrl: baseUrl, redirectUri: 'http://localhost:5173' },
     startSession: true,
     environment: {
       location: { href: 'http://localhost:5173/' },

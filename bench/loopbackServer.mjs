@@ -32,7 +32,8 @@ const server = createServer((request, response) => {
   }
   if (url.pathname === '/ping') return send(200, '{"ok":true}')
   // For echo-rtk/server's route: Echo's token validation, and a router answer for any bearer.
-  if (url.pathname === '/api/validate-jwt-token') return drain(request, () => send(200, '{"valid":true,"userId":"user-1","appId":"bench-app","scope":"llm:invoke offline_access"}'))
+  if (url.pathname === '/api/validate-jwt-token')
+    return drain(request, () => send(200, '{"valid":true,"userId":"user-1","appId":"2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55","scope":"llm:invoke offline_access"}'))
   if (url.pathname === '/server-router/chat/completions') return drain(request, () => send(200, guarded['/chat/completions']))
   if (url.pathname === '/stats') return send(200, JSON.stringify(state))
   if (url.pathname === '/reset') {

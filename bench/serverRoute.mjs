@@ -10,7 +10,7 @@ const BODY = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', c
 /** A JWT that expires in an hour (the server reads its exp; the loopback "Echo" says it is valid). */
 function benchToken() {
   const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url')
-  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'user-1', app_id: 'bench-app', exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'user-1', app_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`
 }
 
 /** Serves a Web `(Request) => Response` handler over node:http, as a framework's adapter would. */
@@ -34,7 +34,7 @@ function serve(handler) {
  */
 export async function measureServerRouteOverhead(baseUrl) {
   const routerUrl = `${baseUrl}/server-router`
-  const echo = createEchoServer({ appId: 'bench-app', apiUrl: baseUrl, baseRouterUrl: routerUrl })
+  const echo = createEchoServer({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', apiUrl: baseUrl, baseRouterUrl: routerUrl })
   const direct = await serve(async (request) => {
     const authorization = request.headers.get('authorization') ?? ''
     const answer = await fetch(`${routerUrl}/chat/completions`, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/json' }, body: await request.text() })

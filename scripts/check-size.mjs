@@ -22,9 +22,13 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // origins, the announcer and the one set of endpoints grew the code). Until they are met, these
 // ceilings hold the line where the code stands, so that nothing grows unseen; lower them as the
 // code shrinks, down to the budgets. Raised once, by 150 B each, when EchoSession was split in four
-// files by job (class scaffolding and private names that minifiers keep).
-const TOTAL_CEILING = 50_900
-const OWN_CODE_CEILING = 14_900
+// files by job (class scaffolding and private names that minifiers keep). Raised again when Redux
+// Toolkit 2.15 refused two RTK Query API objects on one reducer path: Redux Toolkit 2.15 itself
+// adds 1,970 B to the app, and the one API object, which now carries RTK Query's React hooks
+// module into every app, 3,838 B (965 of them echo-rtk's own: the provider checks, the app id
+// check, per-store focus listeners, resetEchoStore's reset).
+const TOTAL_CEILING = 56_700
+const OWN_CODE_CEILING = 15_900
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [

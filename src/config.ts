@@ -58,7 +58,7 @@ export interface ConfigEnvironment {
  * Fills in the defaults and refuses a config that cannot work, naming the field and the value given.
  *
  * @example
- * resolveConfig({ appId: 'my-app' }).apiUrl // 'https://echo.merit.systems'
+ * resolveConfig({ appId: '60601628-cdb7-481e-8f7e-921981220348' }).apiUrl // 'https://echo.merit.systems'
  */
 export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: ConfigEnvironment = {}): ResolvedEchoConfig {
   if (config === null || typeof config !== 'object') {
@@ -69,10 +69,9 @@ export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: Con
       throw new TypeError(`EchoConfig.${echoName} is the name Echo's React SDK uses: echo-rtk calls it ${ours} (left as it is, it would be ignored and Echo's own host used)`)
     }
   }
+  const appIdProblem = describeAppIdProblem(config.appId, 'EchoConfig.appId')
+  if (appIdProblem !== null) throw new TypeError(appIdProblem)
   const { appId } = config
-  if (typeof appId !== 'string' || appId.trim() === '') {
-    throw new TypeError(`EchoConfig.appId is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`)
-  }
   const redirectUri = config.redirectUri ?? origin
   if (redirectUri === undefined) {
     throw new TypeError('EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got undefined)')
@@ -85,6 +84,22 @@ export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: Con
     baseRouterUrl: httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
     serverOrigins: serverOriginsOf(config.serverOrigins, origin),
   }
+}
+
+/** The shape of an Echo app id: a UUID, as Echo makes them (its own SDKs refuse anything else). */
+const APP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * What is wrong with `appId` as an Echo app id, as a sentence naming `field`, or `null` when it is
+ * one. Nothing is trimmed: an id pasted with a space or a line break is refused, not quietly
+ * mended, since Echo would refuse it at sign-in on a page of its own.
+ * @internal
+ */
+export function describeAppIdProblem(appId: unknown, field: string): string | null {
+  if (typeof appId !== 'string' || appId.trim() === '') return `${field} is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`
+  if (appId.trim() !== appId) return `${field} has spaces or a line break around it (got ${JSON.stringify(appId)}): copy your app's id from the Echo dashboard without them`
+  if (!APP_ID.test(appId)) return `${field} must be your app's id from the Echo dashboard, a UUID such as 60601628-cdb7-481e-8f7e-921981220348 (got ${JSON.stringify(appId)})`
+  return null
 }
 
 /** The origins of `serverOrigins`, `'self'` as the page's origin; a clear TypeError for anything else. */

@@ -13,6 +13,7 @@ export {
   useGetUserQuery,
   useRegisterReferralMutation,
 } from './api/query/echoApi'
+export type { EchoApi, EchoApiEndpoints, EchoApiTag } from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 
+import { OUTSIDE_PROVIDER } from '../api/query/echoReduxContext'
 import type { ResolvedEchoConfig } from '../config'
 import type { EchoStore } from '../store/createEchoStore'
 
@@ -11,9 +12,9 @@ export interface EchoContextValue {
 
 export const EchoContext = createContext<EchoContextValue | null>(null)
 
-/** The nearest provider's store and config; throws the SPEC §5 message outside one. */
+/** The nearest provider's store and config; outside one, throws `useEcho must be used within an EchoProvider`. */
 export function useEchoContext(): EchoContextValue {
   const value = useContext(EchoContext)
-  if (value === null) throw new Error('useEcho must be used within an EchoProvider')
+  if (value === null) throw new Error(OUTSIDE_PROVIDER)
   return value
 }

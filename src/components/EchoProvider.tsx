@@ -1,9 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react'
+import { useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react'
 import { Provider } from 'react-redux'
 import type { Store, UnknownAction } from '@reduxjs/toolkit'
 
 import { EchoReduxContext } from '../api/query/echoReduxContext'
-import { configChangedMessage } from '../api/query/setupMessages'
+import { configChangedMessage, nestedProviderMessage } from '../api/query/setupMessages'
 import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
 import { assertEchoStore } from '../store/assertEchoStore'
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
@@ -36,18 +36,22 @@ export interface EchoProviderProps {
  * </EchoProvider>
  */
 export function EchoProvider({ config, store: hostStore, children }: EchoProviderProps): ReactElement | null {
+  const outer = useContext(EchoContext)
+  // Checked at the first render in a browser, so a bad config fails at once with the field it names.
+  const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
+  // Inside another provider for the same app, this one is that provider: one session per app and page.
+  const [joinsOuter] = useState(() => outer !== null && resolved !== null && joinsOuterProvider(outer, resolved, hostStore))
   // Created once per provider and started only after mount, so StrictMode's double render builds no second session.
-  const [ownStore] = useState(() => (hostStore === undefined ? createEchoStore({ config, startSession: false }) : null))
-  const store = (hostStore as EchoStore | undefined) ?? ownStore!
+  const [ownStore] = useState(() => (hostStore === undefined && !joinsOuter ? createEchoStore({ config, startSession: false }) : null))
+  const store = joinsOuter ? outer!.store : ((hostStore as EchoStore | undefined) ?? ownStore!)
   const [firstConfig] = useState(() => configKey(config))
   if (configKey(config) !== firstConfig) throw new Error(configChangedMessage(firstConfig, configKey(config)))
   // A store of the app's own may lack echo-rtk's parts; the provider's own has them all.
-  useMemo(() => hostStore !== undefined && assertEchoStore(hostStore), [hostStore])
-  // Checked at the first render in a browser, so a bad config fails at once with the field it names.
-  const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
+  useMemo(() => hostStore !== undefined && !joinsOuter && assertEchoStore(hostStore), [hostStore, joinsOuter])
   const [mounted, setMounted] = useState(false)
 
   useMountEffect(() => {
+    if (joinsOuter) return
     store.dispatch(startEchoSession(config))
     // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
     setMounted(true)
@@ -55,9 +59,10 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
       store.dispatch(stopEchoSession())
     }
     // The config is fixed for the provider's life (checked above): the store is the only dependency.
-  }, [store])
+  }, [store, joinsOuter])
 
   const value = useMemo<EchoContextValue | null>(() => (mounted && resolved !== null ? { store, config: resolved } : null), [mounted, store, resolved])
+  if (joinsOuter) return <>{children}</>
   if (value === null) return null
   return (
     <Provider context={EchoReduxContext} store={store}>
@@ -66,6 +71,20 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
       </EchoContext.Provider>
     </Provider>
   )
+}
+
+/**
+ * Whether a provider inside `outer` is `outer` over again: the same app on the same Echo, and no
+ * store of its own or the outer's own store. A second session for the same app on one page (the
+ * same stored user, renewed twice) cannot work, so another store or other settings for that app
+ * throw a message saying so; another app altogether gets a session of its own.
+ */
+function joinsOuterProvider(outer: EchoContextValue, config: ResolvedEchoConfig, hostStore: unknown): boolean {
+  if (outer.config.appId !== config.appId || outer.config.apiUrl !== config.apiUrl) return false
+  const otherStore = hostStore !== undefined && hostStore !== outer.store
+  const otherSettings = (Object.keys(config) as (keyof ResolvedEchoConfig)[]).filter((key) => JSON.stringify(config[key]) !== JSON.stringify(outer.config[key]))
+  if (otherStore || otherSettings.length > 0) throw new Error(nestedProviderMessage(config.appId, otherStore ? 'another store' : `other settings (${otherSettings.join(', ')})`))
+  return true
 }
 
 /**

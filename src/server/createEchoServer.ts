@@ -1,4 +1,4 @@
-import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, httpUrl } from '../config'
+import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, describeAppIdProblem, httpUrl } from '../config'
 import { EchoError } from '../errors'
 import type { FetchFunction } from '../api/tokenProvider'
 import { bearerTokenOf, type EchoServerRequest } from './bearerToken'
@@ -60,9 +60,8 @@ export interface EchoServer {
  */
 export function createEchoServer(options: EchoServerOptions): EchoServer {
   const { appId, apiUrl: apiUrlGiven = DEFAULT_API_URL, baseRouterUrl: routerUrlGiven = DEFAULT_ROUTER_URL, fetch: fetchGiven } = options ?? ({} as Partial<EchoServerOptions>)
-  if (typeof appId !== 'string' || appId.trim() === '') {
-    throw new TypeError(`createEchoServer needs your app's appId from the Echo dashboard (got ${JSON.stringify(appId) ?? String(appId)})`)
-  }
+  const appIdProblem = describeAppIdProblem(appId, "createEchoServer's appId")
+  if (appIdProblem !== null) throw new TypeError(appIdProblem)
   const apiUrl = httpUrl('apiUrl', apiUrlGiven)
   const baseRouterUrl = httpUrl('baseRouterUrl', routerUrlGiven)
   const fetch: FetchFunction = fetchGiven ?? ((input, init) => globalThis.fetch(input, init))

@@ -3,6 +3,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
 import type { EchoUser } from '../auth/echoUser'
 import type { SignInSource } from '../auth/sessionReporter'
 import type { EchoErrorData } from '../errors'
+import { isSessionReset } from './sessionReset'
 
 export type AuthStatus = 'loading' | 'unauthenticated' | 'authenticated'
 
@@ -91,6 +92,9 @@ export const authSlice = createSlice({
     signedOut(_state, { payload }: PayloadAction<EchoErrorData | undefined>) {
       return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
     },
+  },
+  extraReducers: (builder) => {
+    builder.addMatcher(isSessionReset, () => initialAuthState)
   },
 })
 

@@ -1,9 +1,10 @@
 import { createSlice, isAnyOf, isRejectedWithValue, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/query/sessionEchoApi'
+import { echoApi } from '../api/query/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { signedOut } from './authSlice'
+import { isSessionReset } from './sessionReset'
 import { showsFreeCredit, showsPaidCredit } from './creditAmounts'
 
 export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
@@ -33,11 +34,11 @@ export const initialBalanceState: BalanceState = {
   isInsufficientFunds: false,
 }
 
-const { getBalance, getFreeBalance, createPaymentLink } = sessionEchoApi.endpoints
+const { getBalance, getFreeBalance, createPaymentLink } = echoApi.endpoints
 
 /** Any echoApi call that Echo refused with 402. */
 function isPaymentRequired(action: UnknownAction): boolean {
-  return isRejectedWithValue(action) && action.type.startsWith(`${sessionEchoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
+  return isRejectedWithValue(action) && action.type.startsWith(`${echoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
 }
 
 export const balanceSlice = createSlice({
@@ -87,7 +88,8 @@ export const balanceSlice = createSlice({
       .addMatcher(isPaymentRequired, (state) => {
         state.isInsufficientFunds = true
       })
-      .addMatcher(isAnyOf(signedOut, sessionEchoApi.util.resetApiState), () => initialBalanceState)
+      .addMatcher(isAnyOf(signedOut, echoApi.util.resetApiState), () => initialBalanceState)
+      .addMatcher(isSessionReset, () => initialBalanceState)
   },
 })
 

@@ -3,7 +3,7 @@ import { combineReducers, configureStore, type EnhancedStore, type Reducer, type
 import type { EchoConfig } from '../config'
 import { echoDevToolsOptions } from './devTools'
 import { echoReducers, type EchoApiState, type EchoRootState, type EchoState } from './echoReducer'
-import { createEchoMiddleware, startEchoSession, type EchoMiddlewareOptions } from './middleware/echoMiddleware'
+import { createOwnStoreMiddleware, startEchoSession, type EchoMiddlewareOptions } from './middleware/echoMiddleware'
 
 /** State a store may start from: any part of echo-rtk's state. */
 export type PreloadedEchoState = Partial<{ echo: Partial<EchoState>; echoApi: EchoApiState }>
@@ -36,7 +36,7 @@ export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
 export function createEchoStore({ config, preloadedState, environment, startSession = typeof window !== 'undefined' }: CreateEchoStoreOptions): EchoStore {
   const store = configureStore({
     reducer: rootReducer,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createEchoMiddleware({ environment })),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createOwnStoreMiddleware({ environment })),
     devTools: echoDevToolsOptions,
     ...(preloadedState === undefined ? {} : { preloadedState }),
   })

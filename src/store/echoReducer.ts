@@ -1,7 +1,6 @@
 import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/toolkit'
 
-import type { echoApi } from '../api/query/echoApi'
-import { sessionEchoApi } from '../api/query/sessionEchoApi'
+import { echoApi } from '../api/query/echoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
 
@@ -29,7 +28,7 @@ export const echoReducer: Reducer<EchoState, UnknownAction, Partial<EchoState>> 
 export const echoReducers: {
   echo: Reducer<EchoState, UnknownAction, Partial<EchoState>>
   echoApi: Reducer<EchoApiState, UnknownAction>
-} = { echo: echoReducer, [sessionEchoApi.reducerPath]: sessionEchoApi.reducer }
+} = { echo: echoReducer, [echoApi.reducerPath]: echoApi.reducer }
 
 /** The part of a store's state that echo-rtk owns. Your `RootState` extends it. */
 export interface EchoRootState {

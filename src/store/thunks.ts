@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../api/query/sessionEchoApi'
+import { echoApi } from '../api/query/echoApi'
 import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
 import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
@@ -39,15 +39,19 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   if (!selectIsAuthenticated(getState())) throw notAuthenticated()
   const { appId } = storeSessionOf(dispatch).session.config
   const options = { forceRefetch: true, subscribe: false } as const
+  const signedOutMeanwhile = () => notAuthenticated('fetching balance')
   const [balance] = await Promise.all([
-    dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options)).unwrap().catch(rethrowAsEchoError),
+    dispatch(echoApi.endpoints.getBalance.initiate(undefined, options))
+      .unwrap()
+      // A sign-out while the call ran resets the API cache: Redux Toolkit from 2.15 rejects the
+      // call it removed (earlier versions answer with nothing, below). Either way the user is gone.
+      .catch((error: unknown) => rethrowAsEchoError(selectIsAuthenticated(getState()) ? error : signedOutMeanwhile().toJSON())),
     // The free tier is extra: an app without one must not make the paid balance fail.
-    dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options))
+    dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options))
       .unwrap()
       .catch(() => null),
   ])
-  // A sign-out while the call ran resets the API cache, and RTK Query then answers with nothing.
-  if (balance === undefined) throw notAuthenticated('fetching balance')
+  if (balance === undefined) throw signedOutMeanwhile()
   return balance
 }
 
@@ -75,7 +79,7 @@ export const createPaymentLink =
     const { apiUrl } = storeSessionOf(dispatch).session.config
     const returnTo = request?.successUrl ?? pageOrigin()
     const marked = checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn) } : request
-    const answer = await dispatch(sessionEchoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
+    const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {
       throw new EchoError({

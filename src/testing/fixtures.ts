@@ -2,7 +2,7 @@ import type { Balance, EchoUserAccount, EchoApp, FreeTierBalance, SupportedModel
 import type { UserInfoClaims } from '../auth/echoUser'
 
 const APP: EchoApp = {
-  id: 'app-123',
+  id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
   name: 'Test App',
   description: 'An app for tests',
   profilePictureUrl: null,

@@ -1,6 +1,7 @@
 import type { UserInfoClaims } from '../auth/echoUser'
 import { storedUserKey } from '../auth/storedUserKey'
 import { DEFAULT_API_URL, httpUrl, type EchoConfig } from '../config'
+import { SESSION_RESET } from '../store/sessionReset'
 import { echoFixtures } from './fixtures'
 
 /**
@@ -65,4 +66,19 @@ export function clearEchoSession(storage: Storage = window.localStorage): void {
     if (key?.startsWith('oidc.')) keys.push(key)
   }
   for (const key of keys) storage.removeItem(key)
+}
+
+/**
+ * For a test suite whose app keeps one store for every test (a module-level `store`): forgets
+ * echo-rtk's part of it, so the next test starts as in a new store: the store's session is
+ * stopped and dropped (the next `<EchoProvider>` starts a new one, from storage), its auth, balance
+ * and API cache are emptied, and storage is cleared as {@link clearEchoSession} does. Your own
+ * slices are yours to reset; a store per test (the README's pattern) needs none of this.
+ *
+ * @example
+ * afterEach(() => resetEchoStore(store))
+ */
+export function resetEchoStore(store: { dispatch(action: { type: string }): unknown }, storage: Storage = window.localStorage): void {
+  store.dispatch({ type: SESSION_RESET })
+  clearEchoSession(storage)
 }

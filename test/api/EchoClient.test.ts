@@ -49,7 +49,7 @@ describe('EchoClient', () => {
     ['apps.list', (c: EchoClient) => c.apps.list(), 'GET', '/api/v1/apps', undefined],
     ['apps.get', (c: EchoClient) => c.apps.get('app/1'), 'GET', '/api/v1/apps/app%2F1', undefined],
     ['balance.get', (c: EchoClient) => c.balance.get(), 'GET', '/api/v1/balance', undefined],
-    ['balance.getFree', (c: EchoClient) => c.balance.getFree('app-1'), 'POST', '/api/v1/balance/free', { echoAppId: 'app-1' }],
+    ['balance.getFree', (c: EchoClient) => c.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'), 'POST', '/api/v1/balance/free', { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }],
     ['models.supported', (c: EchoClient) => c.models.supported(), 'GET', '/api/v1/supported-models', undefined],
     [
       'payments.createPaymentLink',
@@ -59,7 +59,13 @@ describe('EchoClient', () => {
       { amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' },
     ],
     ['users.get', (c: EchoClient) => c.users.get(), 'GET', '/api/v1/user', undefined],
-    ['users.registerReferral', (c: EchoClient) => c.users.registerReferral({ echoAppId: 'app-1', code: 'FRIEND' }), 'POST', '/api/v1/user/referral', { echoAppId: 'app-1', code: 'FRIEND' }],
+    [
+      'users.registerReferral',
+      (c: EchoClient) => c.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' }),
+      'POST',
+      '/api/v1/user/referral',
+      { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' },
+    ],
   ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
     const seen = recordCalls({ apps: [], paymentLink: { url: 'https://pay.echo.test/1' } })
     await call(client())

@@ -11,7 +11,8 @@ import { APP_ID, APP_URL, backFromEcho, codeExchanges, ECHO, refreshGrants, sent
 
 const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
-const storedKeys = () => Object.keys(window.localStorage)
+// msw before 2.4 keeps its own cookie jar in localStorage (MSW_COOKIE_STORE): not echo-rtk's.
+const storedKeys = () => Object.keys(window.localStorage).filter((key) => key !== 'MSW_COOKIE_STORE')
 
 afterEach(() => {
   vi.useRealTimers()
@@ -345,7 +346,7 @@ describe('what other tabs and storage hand over', () => {
     const store = await signInThroughEcho()
     // A sign-in started and abandoned (the user came back without finishing it), and another app's.
     await newStore().dispatch(signIn())
-    window.localStorage.setItem('oidc.theirs', JSON.stringify({ id: 'theirs', client_id: 'another-app', created: Math.floor(Date.now() / 1000) }))
+    window.localStorage.setItem('oidc.theirs', JSON.stringify({ id: 'theirs', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53', created: Math.floor(Date.now() / 1000) }))
     expect(storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs')).toHaveLength(1)
     echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })

@@ -9,13 +9,13 @@ import { storedUserKey } from '../../src/auth/storedUserKey'
 const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined, clear: () => undefined, key: () => null, length: 0 } as Storage
 
 describe('the OidcClient settings (DESIGN §4)', () => {
-  const config = resolveConfig({ appId: 'app-123', apiUrl: 'https://echo.test' }, { origin: 'http://localhost:5173' })
+  const config = resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test' }, { origin: 'http://localhost:5173' })
   const settings = oidcSettings(config, storage)
 
   it('point at Echo with the app id, the redirect URI and the scope', () => {
     expect(settings).toMatchObject({
       authority: 'https://echo.test',
-      client_id: 'app-123',
+      client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
       redirect_uri: 'http://localhost:5173',
       response_type: 'code',
       scope: 'llm:invoke offline_access',
@@ -29,7 +29,7 @@ describe('the OidcClient settings (DESIGN §4)', () => {
 
   it("keep sign-in state in the given storage (localStorage in a browser), and the user under oidc-client-ts's own key", () => {
     expect(settings.stateStore).toBeInstanceOf(WebStorageStateStore)
-    expect(storedUserKey(config)).toBe('oidc.user:https://echo.test:app-123')
+    expect(storedUserKey(config)).toBe('oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
   })
 
   it("spell out Echo's endpoints: there is no discovery document", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { requestRefreshGrant, type RefreshableUser } from '../../src/auth/refreshGrant'
 import { refreshExpiresAtMs } from '../../src/auth/storedUser'
 
-const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
+const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
 const NOW = 1_700_000_000_000
 const user = new User({
   access_token: 'access-1',
@@ -36,7 +36,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     expect(Object.fromEntries(sent[0]!.init!.body as URLSearchParams)).toEqual({
       grant_type: 'refresh_token',
       refresh_token: 'refresh-1',
-      client_id: 'app-123',
+      client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
       scope: 'llm:invoke offline_access',
     })
   })

@@ -68,10 +68,10 @@ describe('stored users', () => {
   })
 
   it("a sign-in answer is this app's only if this app stored its state", () => {
-    const storage = memoryStorage({ 'oidc.s1': JSON.stringify({ id: 's1', client_id: 'app-123' }), 'oidc.s2': JSON.stringify({ id: 's2', client_id: 'other' }) })
-    expect(isOwnSignInState(storage, 's1', 'app-123')).toBe(true)
-    expect(isOwnSignInState(storage, 's2', 'app-123')).toBe(false)
-    expect(isOwnSignInState(storage, 's3', 'app-123')).toBe(false)
+    const storage = memoryStorage({ 'oidc.s1': JSON.stringify({ id: 's1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }), 'oidc.s2': JSON.stringify({ id: 's2', client_id: 'other' }) })
+    expect(isOwnSignInState(storage, 's1', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(true)
+    expect(isOwnSignInState(storage, 's2', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(false)
+    expect(isOwnSignInState(storage, 's3', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(false)
   })
 })
 
@@ -153,38 +153,43 @@ describe('what storage and other tabs hand over is checked', () => {
 
   it('removes the sign-in states this app left, and only those', () => {
     const storage = memoryStorage({
-      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: 'app-123', code_verifier: 'v1' }),
-      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: 'app-123', code_verifier: 'v2' }),
+      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code_verifier: 'v1' }),
+      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code_verifier: 'v2' }),
       'oidc.theirs': JSON.stringify({ id: 'theirs', client_id: 'other' }),
-      'oidc.user:https://echo.test:app-123': JSON.stringify(stored),
+      'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50': JSON.stringify(stored),
       'oidc.unreadable': '{',
-      unrelated: JSON.stringify({ client_id: 'app-123' }),
+      unrelated: JSON.stringify({ client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
     })
-    removeSignInStates(storage, 'app-123')
-    expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual(['oidc.theirs', 'oidc.unreadable', 'oidc.user:https://echo.test:app-123', 'unrelated'])
+    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
+    expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual([
+      'oidc.theirs',
+      'oidc.unreadable',
+      'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+      'unrelated',
+    ])
   })
 
   it('never takes the stored user for a sign-in state, whatever its JSON holds', () => {
-    const userKey = 'oidc.user:https://echo.test:app-123'
-    const storage = memoryStorage({ [userKey]: JSON.stringify({ ...stored, client_id: 'app-123' }) })
-    removeSignInStates(storage, 'app-123')
+    const userKey = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
+    const storage = memoryStorage({ [userKey]: JSON.stringify({ ...stored, client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }) })
+    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
     expect(storage.getItem(userKey)).not.toBeNull()
   })
 
   it('skips a sign-in state another tab removes during the sweep, and still removes the others', () => {
     const storage = memoryStorage({
-      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: 'app-123' }),
-      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: 'app-123' }),
+      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
     })
     // The second look at the length still counts 'oidc.ours-2'; by the time its key is read, it is gone.
-    removeSignInStates(removedByAnotherTab(storage, 'oidc.ours-2', 2), 'app-123')
+    removeSignInStates(removedByAnotherTab(storage, 'oidc.ours-2', 2), '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
     expect(storage.length).toBe(0)
   })
 })
 
 describe('the stored user at start-up', () => {
-  const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
-  const ownKey = 'oidc.user:https://echo.test:app-123'
+  const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
+  const ownKey = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
   const session = user('t1', 1_900_000_000).toStorageString()
 
   function startUp(storage: Storage) {
@@ -198,7 +203,7 @@ describe('the stored user at start-up', () => {
   })
 
   it("takes this app's stored user, and says nothing", () => {
-    const { taken, warnings } = startUp(memoryStorage({ [ownKey]: session, 'oidc.user:https://echo.test:another-app': session }))
+    const { taken, warnings } = startUp(memoryStorage({ [ownKey]: session, 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session }))
     expect(taken?.access_token).toBe('t1')
     expect(warnings).toEqual([])
   })
@@ -211,24 +216,24 @@ describe('the stored user at start-up', () => {
 
   it('in development, points out the sessions stored for other apps or Echos when nobody is signed in to this one', () => {
     const storage = memoryStorage({
-      'oidc.user:https://echo.test:another-app': session,
-      'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: 'app-123' }),
-      'oidc.user:https://staging.echo.test:app-123': session,
+      'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session,
+      'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      'oidc.user:https://staging.echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50': session,
       unrelated: 'x',
     })
     expect(startUp(storage).warnings).toEqual([
-      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:another-app, https://staging.echo.test:app-123. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
+      "echo-rtk: nobody is signed in to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https://echo.test, but this storage holds a session for https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53, https://staging.echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
     ])
   })
 
   it('says nothing when no session is stored for anyone, sign-in states and other keys aside', () => {
-    const storage = memoryStorage({ 'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: 'app-123' }), unrelated: 'x' })
+    const storage = memoryStorage({ 'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }), unrelated: 'x' })
     expect(startUp(storage).warnings).toEqual([])
   })
 
   it('in production, says nothing about the sessions of other apps', () => {
     vi.stubEnv('NODE_ENV', 'production')
-    expect(startUp(memoryStorage({ 'oidc.user:https://echo.test:another-app': session })).warnings).toEqual([])
+    expect(startUp(memoryStorage({ 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session })).warnings).toEqual([])
   })
 
   it('skips a session another tab removes while it looks, and points out the rest', () => {
@@ -240,8 +245,8 @@ describe('the stored user at start-up', () => {
 })
 
 describe('the stored user at start-up', () => {
-  const config = { apiUrl: 'https://echo.test', appId: 'app-123' }
-  const own = 'oidc.user:https://echo.test:app-123'
+  const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
+  const own = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
   const usable = JSON.stringify({ access_token: 'a1', refresh_token: 'r1', profile: { sub: 'u1' }, expires_at: 1_900_000_000 })
   const start = (entries: Record<string, string>) => {
     const storage = memoryStorage(entries)
@@ -264,9 +269,14 @@ describe('the stored user at start-up', () => {
   })
 
   it('signed out here but signed in to other apps: names them, and only user keys', () => {
-    const { warnings } = start({ 'oidc.user:https://echo.test:other-app': usable, 'oidc.user:https://elsewhere.test:app-123': usable, 'oidc.some-state': '{}', 'oidc-user:x': '{}' })
+    const { warnings } = start({
+      'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52': usable,
+      'oidc.user:https://elsewhere.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50': usable,
+      'oidc.some-state': '{}',
+      'oidc-user:x': '{}',
+    })
     expect(warnings).toEqual([
-      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:other-app, https://elsewhere.test:app-123. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
+      "echo-rtk: nobody is signed in to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https://echo.test, but this storage holds a session for https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52, https://elsewhere.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
     ])
   })
 
@@ -274,7 +284,7 @@ describe('the stored user at start-up', () => {
     expect(start({ 'oidc.some-state': '{}' }).warnings).toEqual([])
     vi.stubEnv('NODE_ENV', 'production')
     try {
-      expect(start({ 'oidc.user:https://echo.test:other-app': usable }).warnings).toEqual([])
+      expect(start({ 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52': usable }).warnings).toEqual([])
     } finally {
       vi.unstubAllEnvs()
     }

@@ -136,7 +136,7 @@ describe('EchoProvider', () => {
     )
     expect(() =>
       rerender(
-        <EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}>
+        <EchoProvider config={{ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52' }} store={store}>
           <Status />
         </EchoProvider>,
       ),
@@ -155,11 +155,11 @@ describe('EchoProvider', () => {
     try {
       expect(() =>
         rerender(
-          <EchoProvider config={{ ...CONFIG, appId: 'other-app' }} store={store}>
+          <EchoProvider config={{ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52' }} store={store}>
             <Status />
           </EchoProvider>,
         ),
-      ).toThrow(/^echo-rtk: <EchoProvider> config changed after mount \(\["app-123".*\] -> \["other-app".*\]\)$/)
+      ).toThrow(/^echo-rtk: <EchoProvider> config changed after mount \(\["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50".*\] -> \["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52".*\]\)$/)
     } finally {
       vi.unstubAllEnvs()
     }
@@ -179,7 +179,7 @@ describe('EchoProvider', () => {
             <Status />
             <HostGreeting />
           </EchoProvider>
-          <EchoProvider config={{ ...CONFIG, appId: 'another-app' }}>
+          <EchoProvider config={{ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53' }}>
             <Status />
           </EchoProvider>
         </Provider>

@@ -14,7 +14,7 @@ import * as ai6 from 'ai-v6'
 import { useMemo } from 'react'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import { EchoProvider, useEchoModelProvider } from 'echo-rtk'
+import { EchoProvider, isInsufficientFunds, useEchoModelProvider } from 'echo-rtk'
 
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance } from '../dev-server/devServerClient'
@@ -37,25 +37,32 @@ afterEach(() => {
   window.localStorage.clear()
 })
 
+// What the user reads when an answer fails, as the README's recipe says it (the AI SDK's own
+// default is "An error occurred." for every failure, a 402 included).
+const saysWhy = (error: unknown) => (isInsufficientFunds(error) ? 'You are out of credits: add some to keep chatting.' : error instanceof Error ? error.message : String(error))
+
 // The transport as documented, for each major with its own types (the cast is only for this
 // repository's exactOptionalPropertyTypes: streamText takes an `abortSignal` that may be undefined).
 function transport5(model: ai5.LanguageModel): ai5.ChatTransport<ai5.UIMessage> {
   return {
     // AI SDK 5's convertToModelMessages is synchronous; awaiting it lets one snippet serve 5, 6 and 7.
-    // eslint-disable-next-line @typescript-eslint/await-thenable
-    sendMessages: async ({ messages, abortSignal }) => ai5.streamText({ model, messages: await ai5.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream(),
+    sendMessages: async ({ messages, abortSignal }) =>
+      // eslint-disable-next-line @typescript-eslint/await-thenable
+      ai5.streamText({ model, messages: await ai5.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
 function transport6(model: ai6.LanguageModel): ai6.ChatTransport<ai6.UIMessage> {
   return {
-    sendMessages: async ({ messages, abortSignal }) => ai6.streamText({ model, messages: await ai6.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream(),
+    sendMessages: async ({ messages, abortSignal }) =>
+      ai6.streamText({ model, messages: await ai6.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
 function transport7(model: ai7.LanguageModel): ai7.ChatTransport<ai7.UIMessage> {
   return {
-    sendMessages: async ({ messages, abortSignal }) => ai7.streamText({ model, messages: await ai7.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream(),
+    sendMessages: async ({ messages, abortSignal }) =>
+      ai7.streamText({ model, messages: await ai7.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
@@ -64,13 +71,15 @@ interface ChatView {
   messages: { id: string; role: string; parts: { type: string; text?: string }[] }[]
   sendMessage: (message: { text: string }) => Promise<void>
   status: string
+  error: Error | undefined
 }
 
 /** A chat page as an app writes it, for one AI SDK major. */
 function ChatPage({ useChatOfThisMajor }: { useChatOfThisMajor: () => ChatView }) {
-  const { messages, sendMessage, status } = useChatOfThisMajor()
+  const { messages, sendMessage, status, error } = useChatOfThisMajor()
   return (
     <>
+      {error !== undefined && <p role="alert">{error.message}</p>}
       <ol aria-label="Conversation" aria-busy={status === 'submitted' || status === 'streaming'}>
         {messages.map((message) => (
           <li key={message.id} aria-label={message.role}>
@@ -134,6 +143,21 @@ describe('useChat with the model in the browser, on every AI SDK in use', () => 
         await waitFor(() => expect(conversation.getAttribute('aria-busy')).toBe('false'))
       }
       expect(screen.getAllByRole('listitem', { name: 'user' }).map((item) => item.textContent)).toEqual(['What are Echo credits?', 'And how do I get more?'])
+    },
+    30_000,
+  )
+
+  it.each(majors)(
+    '%s: out of credits, the user reads why (the README shows onError), not "An error occurred."',
+    async (_major, useChatOfThisMajor) => {
+      await setBalance(dev, 0, 0)
+      render(
+        <EchoProvider config={devServerConfig(dev)}>
+          <ChatPage useChatOfThisMajor={useChatOfThisMajor} />
+        </EchoProvider>,
+      )
+      act(() => screen.getByRole('button', { name: 'first' }).click())
+      expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe('You are out of credits: add some to keep chatting.')
     },
     30_000,
   )

@@ -43,7 +43,7 @@ describe('useEcho in a provider', () => {
       balance: { balance: 12.5, currency: 'USD' },
       freeTierBalance: { userSpendInfo: { amountLeft: -1 } },
       isInsufficientFunds: false,
-      config: { appId: 'app-123', apiUrl: 'https://echo.test', scope: 'llm:invoke offline_access', baseRouterUrl: 'https://echo.router.merit.systems' },
+      config: { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', scope: 'llm:invoke offline_access', baseRouterUrl: 'https://echo.router.merit.systems' },
     })
   })
 

@@ -12,7 +12,7 @@ import { server } from '../support/server'
 
 const API = 'https://echo.test'
 const ROUTER = 'https://router.echo.test'
-const APP_ID = 'app-123'
+const APP_ID = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
 
 /** A JWT as Echo issues them (unsigned here: Echo, played below, is the one that checks it). */
 function jwt(claims: Record<string, unknown>): string {
@@ -77,8 +77,11 @@ describe('echo.userFrom(request)', () => {
   })
 
   it('a token issued to another app: HTTP_401, naming both apps', async () => {
-    echoValidates({ [TOKEN]: 'another-app' })
-    await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({ code: 'HTTP_401', message: "The Echo token was issued to app another-app, not to this server's app app-123" })
+    echoValidates({ [TOKEN]: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53' })
+    await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({
+      code: 'HTTP_401',
+      message: "The Echo token was issued to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53, not to this server's app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50",
+    })
   })
 
   it.each([
@@ -226,7 +229,7 @@ describe('echo.route(handler)', () => {
   })
 
   it("no token, a bad token, another app's token: 401 before the handler runs; only a refreshable refusal asks for a refresh", async () => {
-    echoValidates({ [TOKEN]: 'another-app' })
+    echoValidates({ [TOKEN]: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53' })
     const handler = vi.fn(() => Response.json({}))
     const route = echo().route(handler)
     const missing = await route(request(null), undefined)
@@ -283,8 +286,11 @@ describe('echo.route(handler)', () => {
 })
 
 describe('createEchoServer', () => {
-  it('refuses a missing appId and URLs that are not absolute http(s), naming them', () => {
-    expect(() => createEchoServer({} as never)).toThrow("createEchoServer needs your app's appId from the Echo dashboard (got undefined)")
-    expect(() => createEchoServer({ appId: 'a', apiUrl: 'echo.test' })).toThrow('EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"')
+  it('refuses a missing appId, one that is no Echo app id, and URLs that are not absolute http(s), naming them', () => {
+    expect(() => createEchoServer({} as never)).toThrow("createEchoServer's appId is required: pass your app's id from the Echo dashboard (got undefined)")
+    expect(() => createEchoServer({ appId: 'my-echo-app' })).toThrow(
+      `createEchoServer's appId must be your app's id from the Echo dashboard, a UUID such as 60601628-cdb7-481e-8f7e-921981220348 (got "my-echo-app")`,
+    )
+    expect(() => createEchoServer({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'echo.test' })).toThrow('EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"')
   })
 })

@@ -57,8 +57,8 @@ describe('a host store with echoReducers and echoMiddleware', () => {
     const store = hostStore()
     const first = store.dispatch(startEchoSession(CONFIG))
     expect(store.dispatch(startEchoSession({ ...CONFIG }))).toBe(first)
-    expect(() => store.dispatch(startEchoSession({ ...CONFIG, appId: 'other-app' }))).toThrow(
-      /this store's Echo session belongs to app app-123 at https:\/\/echo\.test; it cannot switch to another config/,
+    expect(() => store.dispatch(startEchoSession({ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52' }))).toThrow(
+      /this store's Echo session belongs to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https:\/\/echo\.test; it cannot switch to another config/,
     )
   })
 
@@ -111,7 +111,7 @@ describe('balance', () => {
     const store = await signInThroughEcho()
     expect(store.getState().echo.balance).toMatchObject({
       balance: { balance: 12.5, currency: 'USD' },
-      freeTierBalance: { spendPoolBalance: echoFixtures.freeTierBalance.spendPoolBalance, userSpendInfo: { echoAppId: 'app-123', amountLeft: -1 } },
+      freeTierBalance: { spendPoolBalance: echoFixtures.freeTierBalance.spendPoolBalance, userSpendInfo: { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', amountLeft: -1 } },
       status: 'succeeded',
       error: null,
     })

@@ -21,7 +21,7 @@ describe('setup messages in a production build', () => {
     const { echoApi, echoMiddleware, echoReducers, startEchoSession, stopEchoSession } = await loadInProduction()
 
     const noReducers = configureStore({ reducer: { todos }, middleware: (getDefault) => getDefault().concat(echoMiddleware) })
-    expect(() => noReducers.dispatch(startEchoSession({ appId: 'app-123' }))).toThrow(/^echo-rtk: this store has no echo reducers$/)
+    expect(() => noReducers.dispatch(startEchoSession({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }))).toThrow(/^echo-rtk: this store has no echo reducers$/)
 
     const noMiddleware = configureStore({ reducer: echoReducers, middleware: (getDefault) => getDefault().concat(echoApi.middleware) })
     const missing = await noMiddleware.dispatch(echoApi.endpoints.getBalance.initiate())
@@ -31,10 +31,10 @@ describe('setup messages in a production build', () => {
     const unstarted = await notStarted.dispatch(echoApi.endpoints.getBalance.initiate())
     expect(unstarted.error?.message).toBe('echo-rtk: this store has no Echo session yet')
 
-    notStarted.dispatch(startEchoSession({ appId: 'app-123', apiUrl: 'https://echo.test' }))
+    notStarted.dispatch(startEchoSession({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test' }))
     try {
-      expect(() => notStarted.dispatch(startEchoSession({ appId: 'other-app', apiUrl: 'https://echo.test' }))).toThrow(
-        /^echo-rtk: this store's Echo session belongs to app app-123 at https:\/\/echo\.test; it cannot switch to another config$/,
+      expect(() => notStarted.dispatch(startEchoSession({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52', apiUrl: 'https://echo.test' }))).toThrow(
+        /^echo-rtk: this store's Echo session belongs to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https:\/\/echo\.test; it cannot switch to another config$/,
       )
     } finally {
       notStarted.dispatch(stopEchoSession())

@@ -26,7 +26,7 @@ export function renderWithEcho(ui: ReactNode, { store, config = CONFIG }: { stor
  * paths a real session rarely takes (a sign-in that rejects with a non-Error, a slow sign-out).
  */
 export function storeWithSessionOverrides(overrides: Record<string, unknown>, environment: Partial<EchoEnvironment> = {}) {
-  const [apiMiddleware, sessionMiddleware] = createEchoMiddleware({ environment: { locks: undefined, openChannel: undefined, ...environment } })
+  const echoMiddleware = createEchoMiddleware({ environment: { locks: undefined, openChannel: undefined, ...environment } })
   const override: Middleware = () => (next) => (action) => {
     const answer = next(action)
     if (!isGetStoreSession(action) || answer === undefined) return answer
@@ -42,6 +42,6 @@ export function storeWithSessionOverrides(overrides: Record<string, unknown>, en
   }
   return configureStore({
     reducer: echoReducers,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(apiMiddleware, override, sessionMiddleware),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(override, echoMiddleware),
   })
 }

@@ -3,7 +3,7 @@ import { echoHandlers, echoSignIn, type EchoHandlers, type EchoHandlersOptions, 
 import { server } from './server'
 
 export const ECHO = 'https://echo.test'
-export const APP_ID = 'app-123'
+export const APP_ID = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
 export const APP_URL = 'http://localhost:3000'
 
 /**

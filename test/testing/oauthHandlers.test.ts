@@ -4,7 +4,7 @@ import { echoEndpoints, echoFixtures, echoHandlers, type EchoHandlersOptions } f
 
 import { server } from '../support/server'
 
-const config = { appId: 'app-123', apiUrl: 'https://echo.test' }
+const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test' }
 const urls = echoEndpoints(config)
 const REDIRECT_URI = 'http://localhost:3000/'
 
@@ -56,7 +56,7 @@ describe('echoHandlers: the code exchange', () => {
   })
 
   it.each([
-    ['another client', { client_id: 'another-app' }],
+    ['another client', { client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53' }],
     ['another redirect URI', { redirect_uri: 'http://localhost:4000/' }],
     ["a verifier that is not the challenge's", { code_verifier: 'guessed' }],
     ['a forged code', { code: 'forged' }],

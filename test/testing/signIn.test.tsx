@@ -7,7 +7,7 @@ import { clearEchoSession, echoFixtures, echoHandlers, echoSignIn } from 'echo-r
 
 import { server } from '../support/server'
 
-const config = { appId: 'app-123', apiUrl: 'https://echo.test', redirectUri: 'http://localhost:3000/' }
+const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', redirectUri: 'http://localhost:3000/' }
 
 afterEach(() => {
   clearEchoSession()

@@ -8,7 +8,7 @@ import { clearEchoSession, echoEndpoints, echoFixtures, echoHandlers, seedEchoSe
 
 import { server } from '../support/server'
 
-const config = { appId: 'app-123', apiUrl: 'https://echo.test', baseRouterUrl: 'https://router.echo.test' }
+const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', baseRouterUrl: 'https://router.echo.test' }
 
 afterEach(() => {
   clearEchoSession()
@@ -22,7 +22,7 @@ function Wallet() {
 
 describe('echo-rtk/testing, as an app uses it in its own tests', () => {
   it('exports exactly its public names', () => {
-    expect(Object.keys(testing).sort()).toEqual(['clearEchoSession', 'echoEndpoints', 'echoFixtures', 'echoHandlers', 'echoSignIn', 'seedEchoSession'])
+    expect(Object.keys(testing).sort()).toEqual(['clearEchoSession', 'echoEndpoints', 'echoFixtures', 'echoHandlers', 'echoSignIn', 'resetEchoStore', 'seedEchoSession'])
   })
 
   it('starts an EchoProvider signed in, with the balance from the handlers, from one config object', async () => {
@@ -44,7 +44,8 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     window.localStorage.setItem('oidc.some-sign-in-state', '{}')
     window.localStorage.setItem('app-own-key', 'kept')
     clearEchoSession()
-    expect(Object.keys(window.localStorage)).toEqual(['app-own-key'])
+    // msw before 2.4 keeps its own cookie jar there too (MSW_COOKIE_STORE): that is msw's, and stays.
+    expect(Object.keys(window.localStorage).filter((key) => key !== 'MSW_COOKIE_STORE')).toEqual(['app-own-key'])
     render(
       <EchoProvider config={config}>
         <EchoSignIn />
@@ -60,11 +61,11 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     await expect(client.apps.list()).resolves.toEqual({ apps: [echoFixtures.app] })
     await expect(client.apps.get(echoFixtures.app.id)).resolves.toEqual(echoFixtures.app)
     await expect(client.balance.get()).resolves.toEqual(echoFixtures.balance)
-    await expect(client.balance.getFree('app-123')).resolves.toEqual(echoFixtures.freeTierBalance)
+    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual(echoFixtures.freeTierBalance)
     await expect(client.models.supported()).resolves.toEqual(echoFixtures.supportedModels)
     await expect(client.payments.createPaymentLink({ amount: 5 })).resolves.toMatchObject({ paymentLink: { url: echoFixtures.checkoutUrl, amount: 5 } })
     await expect(client.users.get()).resolves.toEqual(echoFixtures.account)
-    await expect(client.users.registerReferral({ echoAppId: 'app-123', code: 'FRIEND' })).resolves.toEqual({ success: true, message: 'Referral registered' })
+    await expect(client.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code: 'FRIEND' })).resolves.toEqual({ success: true, message: 'Referral registered' })
     const anonymous = await fetch(`${config.apiUrl}/api/v1/balance`)
     expect(anonymous.status).toBe(401)
   })
@@ -79,7 +80,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     const warn = console.warn
     console.warn = (message: unknown) => void warnings.push(message)
     try {
-      seedEchoSession({ appId: 'another-app', apiUrl: config.apiUrl })
+      seedEchoSession({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53', apiUrl: config.apiUrl })
       render(
         <EchoProvider config={config}>
           <EchoSignIn />
@@ -90,7 +91,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     }
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
     expect(warnings).toEqual([
-      "echo-rtk: nobody is signed in to app app-123 at https://echo.test, but this storage holds a session for https://echo.test:another-app. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
+      "echo-rtk: nobody is signed in to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https://echo.test, but this storage holds a session for https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53. If that is this app, its config's appId or apiUrl differs from the one it signed in with",
     ])
   })
 })
@@ -107,7 +108,7 @@ describe('echoHandlers scenarios', () => {
     server.use(...echoHandlers({ ...config, outOfCredits: true }))
     const client = new EchoClient({ apiKey: 't', apiUrl: config.apiUrl })
     expect((await client.balance.get()).balance).toBe(0)
-    expect((await client.balance.getFree('app-123')).userSpendInfo.amountLeft).toBe(0)
+    expect((await client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).userSpendInfo.amountLeft).toBe(0)
     const response = await chat()
     expect(response.status).toBe(402)
     expect(await response.text()).toMatch(/<h1>402 Payment Required<\/h1>/)
@@ -118,9 +119,9 @@ describe('echoHandlers scenarios', () => {
     server.use(...echoHandlers({ ...config, balance: 3.5, freeTier: 0.25 }))
     const client = new EchoClient({ apiKey: 't', apiUrl: config.apiUrl })
     expect((await client.balance.get()).balance).toBe(3.5)
-    expect((await client.balance.getFree('app-123')).userSpendInfo).toMatchObject({ amountLeft: 0.25, echoAppId: 'app-123' })
+    expect((await client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).userSpendInfo).toMatchObject({ amountLeft: 0.25, echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' })
     server.resetHandlers(...echoHandlers({ ...config, freeTier: null }))
-    await expect(client.balance.getFree('app-123')).rejects.toMatchObject({ code: 'HTTP_404' })
+    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).rejects.toMatchObject({ code: 'HTTP_404' })
   })
 
   it('answer and streamDelayMs: the chat answers that text, streamed piece by piece at that pace', async () => {

@@ -1,64 +1,90 @@
-import { buildCreateApi, coreModule, reactHooksModule, type TypedUseQuery } from '@reduxjs/toolkit/query/react'
-import { skipToken } from '@reduxjs/toolkit/query'
+import { buildCreateApi, coreModule, reactHooksModule, type reactHooksModuleName } from '@reduxjs/toolkit/query/react'
+import { skipToken, type Api, type coreModuleName, type MutationDefinition, type QueryDefinition } from '@reduxjs/toolkit/query'
 
-import type { FreeTierBalance } from '../wireTypes'
-import type { echoBaseQuery } from './echoBaseQuery'
+import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
+import type { AppList, Balance, EchoApp, EchoUserAccount, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
+import { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
-import { getStoreSession, isGetStoreSession, storeSessionOf } from './storeSession'
-import { API_SETTINGS, echoApiEndpoints, sessionEchoApi } from './sessionEchoApi'
+import { storeSessionOf } from './storeSession'
 
-/**
- * `echoApi.middleware`: the store's API's middleware, unless `echoMiddleware` already runs it in
- * this store (asked once, at the first action). Mounted as well, by RTK Query habit, it must
- * neither run that middleware twice nor be the same function twice (Redux Toolkit refuses a store
- * with one middleware listed twice); mounted alone, the session's own message says what is missing.
- */
-const echoApiMiddleware: typeof sessionEchoApi.middleware = (store) => {
-  const apiMiddleware = sessionEchoApi.middleware(store)
-  return (next) => {
-    const handle = apiMiddleware(next)
-    let echoMiddlewareRunsIt: boolean | undefined
-    return (action) => {
-      if (isGetStoreSession(action)) return next(action)
-      echoMiddlewareRunsIt ??= !isGetStoreSession(store.dispatch(getStoreSession()))
-      return echoMiddlewareRunsIt ? next(action) : handle(action)
-    }
-  }
+/** The cache tags of `echoApi`. */
+export type EchoApiTag = 'Balance' | 'App' | 'User' | 'Models'
+type EchoQuery<Arg, Result> = QueryDefinition<Arg, typeof echoBaseQuery, EchoApiTag, Result, 'echoApi'>
+type EchoMutation<Arg, Result> = MutationDefinition<Arg, typeof echoBaseQuery, EchoApiTag, Result, 'echoApi'>
+
+/** Echo's eight calls as RTK Query endpoint definitions. */
+export type EchoApiEndpoints = {
+  getApps: EchoQuery<void, AppList>
+  getApp: EchoQuery<string, EchoApp>
+  getBalance: EchoQuery<void, Balance>
+  /** The app id may be left out: the hook fills in the provider's `appId`. */
+  getFreeBalance: EchoQuery<string | void, FreeTierBalance>
+  getSupportedModels: EchoQuery<void, SupportedModelsResponse>
+  createPaymentLink: EchoMutation<PaymentLinkRequest, PaymentLinkResponse>
+  getUser: EchoQuery<void, EchoUserAccount>
+  registerReferral: EchoMutation<ReferralRequest, ReferralResponse>
 }
 
 /**
- * The store's API with RTK Query's hooks, reading the store of the nearest <EchoProvider>. Its
- * endpoints are the store's API's and its reducer is the store's API's own, so a store that mounts
- * `echoApi.reducer` at `echoApi` as well, by RTK Query habit, still has one API, and RTK Query's
- * check that a slice and its middleware belong together holds. Both make the same actions for the
- * same slice, so a call from either is one call.
+ * The type of `echoApi`, written with Redux Toolkit's public generics only, so that an app's
+ * TypeScript reads it against the Redux Toolkit the app installed (the type RTK Query infers
+ * spells out the internals of the version echo-rtk was built with).
  */
-function createEchoApi() {
-  const createApi = buildCreateApi(coreModule(), reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }))
-  return Object.assign(createApi({ ...API_SETTINGS, endpoints: echoApiEndpoints }), { reducer: sessionEchoApi.reducer, middleware: echoApiMiddleware })
-}
+export type EchoApi = Api<typeof echoBaseQuery, EchoApiEndpoints, 'echoApi', EchoApiTag, typeof coreModuleName | typeof reactHooksModuleName>
 
 /**
- * Echo's API as RTK Query endpoints, mounted at `echoApi`. Its hooks are exported by name
- * (`useGetBalanceQuery`, ...) and read the store of the nearest `<EchoProvider>`. A payment link or a referral marks the balance stale, and so does
+ * Echo's API as one RTK Query API, mounted at `echoApi`: the eight calls as endpoints, their
+ * hooks reading the store of the nearest `<EchoProvider>`. Its `reducer` and `middleware` are the
+ * ones `echoReducers` and `echoMiddleware` mount, and the session, the thunks and the balance use
+ * this same object. A payment link or a referral marks the balance stale, and so does
  * `refreshBalance()`.
- *
- * It is made when an app imports it or one of its hooks (marked pure, a bundler drops it, and RTK
- * Query's hooks module with it, from an app that does not).
  *
  * @example
  * const { data: balance } = useGetBalanceQuery()
  */
-export const echoApi = /* @__PURE__ */ createEchoApi()
-
-/**
- * One generated hook of `echoApi`. A call rather than a plain property read (or destructuring),
- * so that each export below can be marked pure: a bundler then drops the hooks an app does not
- * use, and with them the endpoints above when nothing else needs `echoApi`.
- */
-function hookOf<Name extends keyof typeof echoApi>(name: Name): (typeof echoApi)[Name] {
-  return echoApi[name]
-}
+export const echoApi: EchoApi = /* @__PURE__ */ buildCreateApi(
+  coreModule(),
+  reactHooksModule({ hooks: { useDispatch: useEchoDispatch, useSelector: useEchoSelector, useStore: useEchoStore } }),
+)({
+  reducerPath: 'echoApi',
+  baseQuery: echoBaseQuery,
+  tagTypes: ['Balance', 'App', 'User', 'Models'],
+  endpoints: (build) => ({
+    getApps: build.query<AppList, void>({
+      query: listAppsRequest,
+      providesTags: ['App'],
+    }),
+    getApp: build.query<EchoApp, string>({
+      query: (id) => () => getAppRequest(id),
+      providesTags: (_app, _error, id) => [{ type: 'App', id }],
+    }),
+    getBalance: build.query<Balance, void>({
+      query: getBalanceRequest,
+      providesTags: ['Balance'],
+    }),
+    // `void`: the hook fills in the provider's appId when it is left out.
+    getFreeBalance: build.query<FreeTierBalance, string | void>({
+      query: (echoAppId) => () => getFreeBalanceRequest(echoAppId as string),
+      providesTags: ['Balance'],
+    }),
+    getSupportedModels: build.query<SupportedModelsResponse, void>({
+      query: getSupportedModelsRequest,
+      providesTags: ['Models'],
+    }),
+    createPaymentLink: build.mutation<PaymentLinkResponse, PaymentLinkRequest>({
+      query: (request) => () => createPaymentLinkRequest(request),
+      invalidatesTags: ['Balance'],
+    }),
+    getUser: build.query<EchoUserAccount, void>({
+      query: getUserRequest,
+      providesTags: ['User'],
+    }),
+    registerReferral: build.mutation<ReferralResponse, ReferralRequest>({
+      query: (request) => () => registerReferralRequest(request),
+      invalidatesTags: ['User', 'Balance'],
+    }),
+  }),
+})
 
 type RawQueryHook = (arg: unknown, options?: unknown) => unknown
 
@@ -71,7 +97,7 @@ const isSignedIn = (state: unknown) => (state as { echo?: { auth?: { status?: un
  * user's data never shows for the next). `skip` and `skipToken` work as ever. `defaultArg` fills
  * an argument left out.
  */
-function signedInQuery<Hook, Guarded = Hook>(hook: Hook, defaultArg?: (dispatch: ReturnType<typeof useEchoDispatch>) => unknown): Guarded {
+function signedInQuery<Hook>(hook: Hook, defaultArg?: (dispatch: ReturnType<typeof useEchoDispatch>) => unknown): Hook {
   return ((arg: unknown, options?: unknown) => {
     const signedIn = useEchoSelector(isSignedIn)
     const dispatch = useEchoDispatch()
@@ -79,21 +105,16 @@ function signedInQuery<Hook, Guarded = Hook>(hook: Hook, defaultArg?: (dispatch:
     const result = (hook as RawQueryHook)(signedIn ? given : skipToken, options)
     // A skipped hook keeps showing its last data; after a sign-out that was another user's.
     return signedIn || typeof result !== 'object' || result === null ? result : { ...result, data: undefined, currentData: undefined }
-  }) as Guarded
+  }) as Hook
 }
 
-/** `useGetFreeBalanceQuery`'s type, its app id optional (`void`: it may be left out). */
-type FreeBalanceQueryHook = TypedUseQuery<FreeTierBalance, string | void, typeof echoBaseQuery>
-
-export const useGetAppsQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetAppsQuery'))
-export const useGetAppQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetAppQuery'))
-export const useGetBalanceQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetBalanceQuery'))
+// Each typed as the API's own hook (an indexed type, read against the app's Redux Toolkit).
+export const useGetAppsQuery: EchoApi['useGetAppsQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetAppsQuery)
+export const useGetAppQuery: EchoApi['useGetAppQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetAppQuery)
+export const useGetBalanceQuery: EchoApi['useGetBalanceQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetBalanceQuery)
 /** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
-export const useGetFreeBalanceQuery = /* @__PURE__ */ signedInQuery<(typeof echoApi)['useGetFreeBalanceQuery'], FreeBalanceQueryHook>(
-  /* @__PURE__ */ hookOf('useGetFreeBalanceQuery'),
-  (dispatch) => storeSessionOf(dispatch).session.config.appId,
-)
-export const useGetSupportedModelsQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetSupportedModelsQuery'))
-export const useCreatePaymentLinkMutation = /* @__PURE__ */ hookOf('useCreatePaymentLinkMutation')
-export const useGetUserQuery = /* @__PURE__ */ signedInQuery(/* @__PURE__ */ hookOf('useGetUserQuery'))
-export const useRegisterReferralMutation = /* @__PURE__ */ hookOf('useRegisterReferralMutation')
+export const useGetFreeBalanceQuery: EchoApi['useGetFreeBalanceQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetFreeBalanceQuery, (dispatch) => storeSessionOf(dispatch).session.config.appId)
+export const useGetSupportedModelsQuery: EchoApi['useGetSupportedModelsQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetSupportedModelsQuery)
+export const useCreatePaymentLinkMutation: EchoApi['useCreatePaymentLinkMutation'] = echoApi.useCreatePaymentLinkMutation
+export const useGetUserQuery: EchoApi['useGetUserQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetUserQuery)
+export const useRegisterReferralMutation: EchoApi['useRegisterReferralMutation'] = echoApi.useRegisterReferralMutation

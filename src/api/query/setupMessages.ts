@@ -35,3 +35,11 @@ export function configChangedMessage(from: string, to: string): string {
   const changed = `echo-rtk: <EchoProvider> config changed after mount (${from} -> ${to})`
   return process.env.NODE_ENV === 'production' ? changed : `${changed}. A provider keeps one session for its life: give it a new key (e.g. key={config.appId}) to start another`
 }
+
+/** An `<EchoProvider>` inside another one for the same app, with another store or other settings. */
+export function nestedProviderMessage(appId: string, difference: string): string {
+  const nested = `echo-rtk: an <EchoProvider> for app ${appId} is inside another one for the same app, with ${difference}: a page has one Echo session per app`
+  return process.env.NODE_ENV === 'production'
+    ? nested
+    : `${nested}. Remove the inner <EchoProvider> (everything under the outer one already has the session), or give it the outer one's config and store`
+}

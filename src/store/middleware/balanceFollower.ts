@@ -1,6 +1,6 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/sessionEchoApi'
+import { echoApi } from '../../api/query/echoApi'
 import { signedIn, signedOut, signInFailed } from '../authSlice'
 
 interface Subscription {
@@ -44,8 +44,8 @@ export class BalanceFollower {
         // Coming back to the page (say, from a checkout in another tab) refetches the balance.
         const options = { subscriptionOptions: { refetchOnFocus: true } }
         this.#subscriptions = [
-          this.#dispatch(sessionEchoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
-          this.#dispatch(sessionEchoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
+          this.#dispatch(echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
+          this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
         ]
       })
     } else if (signedOut.match(action) || signInFailed.match(action)) {
@@ -53,10 +53,17 @@ export class BalanceFollower {
     }
   }
 
+  /** The session was reset: nobody to follow, and an empty API cache. */
+  reset(): void {
+    for (const subscription of this.#subscriptions.splice(0)) subscription.unsubscribe()
+    this.#userId = null
+    this.#dispatch(echoApi.util.resetApiState())
+  }
+
   #clear(): void {
     if (this.#userId === null && this.#subscriptions.length === 0) return
     for (const subscription of this.#subscriptions.splice(0)) subscription.unsubscribe()
     this.#userId = null
-    this.#dispatch(sessionEchoApi.util.resetApiState())
+    this.#dispatch(echoApi.util.resetApiState())
   }
 }

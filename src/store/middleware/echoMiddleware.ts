@@ -1,9 +1,10 @@
-import { createAction, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import { createAction, isAction, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/sessionEchoApi'
+import { echoApi } from '../../api/query/echoApi'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { EchoConfig } from '../../config'
 import { assertEchoReducers } from '../assertEchoStore'
+import { isSessionReset } from '../sessionReset'
 import { BalanceFollower } from './balanceFollower'
 import { focusRefetch } from './focusRefetch'
 import { sessionLifecycle } from './sessionLifecycle'
@@ -48,6 +49,14 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
         sessions.stop()
         return lifecycle.stop()
       }
+      if (isSessionReset(action)) {
+        focus.stop()
+        sessions.reset()
+        lifecycle.reset()
+        const result = next(action)
+        balance.reset()
+        return result
+      }
       balance.prepare(action as UnknownAction)
       const result = next(action)
       balance.follow(action as UnknownAction, lifecycle.session?.config.appId)
@@ -56,19 +65,65 @@ function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}
   }
 }
 
+/** Whether a copy of `echoApi.middleware` has run in the store whose state this is. */
+const isApiMiddlewareRegistered = (state: unknown): boolean =>
+  Boolean((state as Record<string, { config?: { middlewareRegistered?: unknown } } | undefined>)[echoApi.reducerPath]?.config?.middlewareRegistered)
+
 /**
- * Everything echo-rtk adds to a store's middleware: the RTK Query middleware and the session
- * middleware. `echoMiddleware` is the default instance.
+ * `echoApi.middleware`, then the session middleware, as one middleware. A store that lists
+ * `echoApi.middleware` as well (as RTK Query users do for every API) must not run it twice. Every
+ * copy of an API's middleware records itself in the API's state (`config.middlewareRegistered`)
+ * on the first action it sees, so actions go on without the copy here until one has passed through
+ * the whole store: if a copy listed apart has recorded itself by then, it does the work; if not,
+ * the copy here runs from then on. (The first such action is echo-rtk's own: the session starts
+ * before any call to Echo.) State preloaded with the flag set says nothing either way: the copy
+ * here runs.
  */
-export function createEchoMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
-  return [sessionEchoApi.middleware as Middleware, createEchoSessionMiddleware(options)]
+function withEchoApiMiddleware(session: Middleware, { listedApart }: { listedApart: 'maybe' | 'never' }): Middleware {
+  return (store) => {
+    const api = echoApi.middleware(store as Parameters<typeof echoApi.middleware>[0])
+    const sessionStep = session(store)
+    return (next) => {
+      const withoutApi = sessionStep(next)
+      const withApi = api(withoutApi)
+      if (listedApart === 'never') return withApi
+      let runsApi: boolean | undefined
+      let preloaded: boolean | undefined
+      let passedThrough = false
+      const undecided = sessionStep((action) => {
+        passedThrough = true
+        return next(action)
+      })
+      return (action) => {
+        if (runsApi !== undefined || !isAction(action)) return (runsApi ? withApi : withoutApi)(action)
+        preloaded ??= isApiMiddlewareRegistered(store.getState())
+        passedThrough = false
+        const result = undecided(action)
+        if (runsApi === undefined && passedThrough) runsApi = preloaded || !isApiMiddlewareRegistered(store.getState())
+        return result
+      }
+    }
+  }
 }
 
-/** What `echoMiddleware` is: the RTK Query middleware, then the session middleware. */
-export type EchoMiddleware = readonly [Middleware, Middleware]
+/**
+ * Everything echo-rtk adds to a store's middleware, as one middleware: `echoApi.middleware` (unless
+ * the store lists it too) and the session middleware. `echoMiddleware` is the default instance.
+ */
+export function createEchoMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
+  return withEchoApiMiddleware(createEchoSessionMiddleware(options), { listedApart: 'maybe' })
+}
+
+/** The middleware of a store echo-rtk makes itself (`createEchoStore`), where nothing else lists `echoApi.middleware`. @internal */
+export function createOwnStoreMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
+  return withEchoApiMiddleware(createEchoSessionMiddleware(options), { listedApart: 'never' })
+}
+
+/** What `echoMiddleware` is: one Redux middleware, to `concat` with any others. */
+export type EchoMiddleware = Middleware
 
 /**
- * Add it to your store: `middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware)`.
- * Each store gets its own session from it.
+ * Add it to your store: `middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware)`,
+ * or `.concat(otherApi.middleware, echoMiddleware)` beside an API of your own. Each store gets its own session from it.
  */
-export const echoMiddleware = /* @__PURE__ */ createEchoMiddleware()
+export const echoMiddleware: EchoMiddleware = /* @__PURE__ */ createEchoMiddleware()

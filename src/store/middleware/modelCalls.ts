@@ -1,5 +1,5 @@
 import { createEchoFetch } from '../../api/authorizedFetch'
-import { sessionEchoApi } from '../../api/query/sessionEchoApi'
+import { echoApi } from '../../api/query/echoApi'
 import { createEchoRouter } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { originOf, saysOutOfCredits } from '../../api/tokenOrigins'
@@ -36,7 +36,7 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
       pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
     } else {
       pending = undefined
-      dispatch(sessionEchoApi.util.invalidateTags(['Balance']))
+      dispatch(echoApi.util.invalidateTags(['Balance']))
     }
   }
   const refetchBalanceSoon = () => {

@@ -13,6 +13,8 @@ export interface SessionLifecycle {
   /** Starts the session with `config`; the same config again is a no-op, another one throws. */
   start(config: EchoConfig): EchoSession
   stop(): void
+  /** Stops the session and drops it: the next `start` makes a new one, from storage. */
+  reset(): void
 }
 
 /** @internal */
@@ -40,6 +42,11 @@ export function sessionLifecycle(dispatch: Dispatch, overrides: Partial<EchoEnvi
     },
     stop() {
       session?.stop()
+    },
+    reset() {
+      session?.stop()
+      session = undefined
+      environment = undefined
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
-import { sessionEchoApi } from '../../api/query/sessionEchoApi'
+import { echoApi } from '../../api/query/echoApi'
 import type { SessionReporter } from '../../auth/sessionReporter'
 import { signedIn, signedOut, signInFailed, signInStarted, tokenRefreshed, tokenRefreshInterrupted, tokenRefreshStarted } from '../authSlice'
 
@@ -14,6 +14,6 @@ export function sessionReports(dispatch: Dispatch): SessionReporter {
     tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
     tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
     signedOut: (ended) => dispatch(signedOut(ended)),
-    balanceChanged: () => dispatch(sessionEchoApi.util.invalidateTags(['Balance'])),
+    balanceChanged: () => dispatch(echoApi.util.invalidateTags(['Balance'])),
   }
 }

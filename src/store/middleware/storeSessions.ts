@@ -27,5 +27,10 @@ export function storeSessions(dispatch: Dispatch, current: () => { session: Echo
     stop: () => {
       for (const hook of stopHooks) hook()
     },
+    /** Stops what was made for the session, and forgets it: a new session makes its own. */
+    reset: () => {
+      for (const hook of stopHooks.splice(0)) hook()
+      made.clear()
+    },
   }
 }
