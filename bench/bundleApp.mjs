@@ -66,24 +66,27 @@ export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCo
       mkdirSync(join(workDir, 'node_modules', ...packageName.split('/').slice(0, -1)), { recursive: true })
       symlinkSync(packageDir, join(workDir, 'node_modules', packageName), 'dir')
     }
-    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', private: true, type: 'module' }))
+    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }))
     writeFileSync(join(workDir, 'app.jsx'), appSource(packageName))
     const result = await build({
       ...DESIGN_SETTINGS,
       entryPoints: [join(workDir, 'app.jsx')],
-      outfile: join(workDir, 'out.js'),
+      // As an app's bundler does it: what the package loads on demand (import()) becomes chunks of its own.
+      splitting: true,
+      outdir: join(workDir, 'out'),
       absWorkingDir: workDir,
       preserveSymlinks: Boolean(nodeModulesDir),
       plugins: ownCodeOnly ? [externalDependencies(packageName)] : [],
     })
-    const code = result.outputFiles[0].contents
+    const chunks = chunksOf(result)
+    const firstLoad = chunks.filter((chunk) => chunk.firstLoad)
+    // The whole app: every chunk but the models list, which the app never asks for.
+    const whole = chunks.filter((chunk) => !chunk.modelsList)
     return {
-      minified: code.byteLength,
-      gzip: gzipSync(code, { level: 9 }).byteLength,
-      brotli: brotliCompressSync(code, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.byteLength },
-      }).byteLength,
-      packages: packageBreakdown(result.metafile, packageName),
+      ...sizes(firstLoad),
+      whole: sizes(whole),
+      chunks: chunks.map(({ name, gzip, firstLoad: initial }) => ({ name, gzip, firstLoad: initial })),
+      packages: packageBreakdown(result.metafile, packageName, new Set(whole.map((chunk) => chunk.path))),
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true })
@@ -100,13 +103,55 @@ function externalDependencies(packageName) {
   }
 }
 
-/** Minified bytes in the output per package, largest first; the package's own files under its name. */
-function packageBreakdown(metafile, packageName) {
-  const [output] = Object.values(metafile.outputs)
+/**
+ * Each output chunk: its gzip size, whether the page loads it at start (the entry and what it
+ * imports statically, transitively), and whether it is the models list (loaded only when asked for).
+ */
+function chunksOf(result) {
+  const outputs = result.metafile.outputs
+  const initial = new Set()
+  const visit = (path) => {
+    if (initial.has(path)) return
+    initial.add(path)
+    for (const { path: imported, kind } of outputs[path]?.imports ?? []) if (kind === 'import-statement' && outputs[imported]) visit(imported)
+  }
+  for (const [path, output] of Object.entries(outputs)) if (output.entryPoint === 'app.jsx') visit(path)
+  return result.outputFiles
+    .map((file) => {
+      const path = Object.keys(outputs).find((key) => file.path.endsWith(key))
+      return {
+        path,
+        name: path.split('/').pop(),
+        code: file.contents,
+        gzip: gzipSync(file.contents, { level: 9 }).byteLength,
+        firstLoad: initial.has(path),
+        modelsList: Object.keys(outputs[path]?.inputs ?? {}).some((input) => /echoSdkModels/.test(input)),
+      }
+    })
+    .filter((chunk) => chunk.path?.endsWith('.js'))
+}
+
+/** Minified, gzip -9 and brotli bytes of these chunks together (each compressed on its own, as a server sends them). */
+function sizes(chunks) {
+  return {
+    minified: chunks.reduce((sum, chunk) => sum + chunk.code.byteLength, 0),
+    gzip: chunks.reduce((sum, chunk) => sum + chunk.gzip, 0),
+    brotli: chunks.reduce(
+      (sum, chunk) => sum + brotliCompressSync(chunk.code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: chunk.code.byteLength } }).byteLength,
+      0,
+    ),
+  }
+}
+
+/** Minified bytes per package in `outputPaths`, largest first; the package's own files under its name. */
+function packageBreakdown(metafile, packageName, outputPaths) {
   const bytes = new Map()
-  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
-    const name = packageOf(path) ?? (path === 'app.jsx' ? 'app' : packageName)
-    bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput)
+  for (const [outputPath, output] of Object.entries(metafile.outputs)) {
+    if (!outputPaths.has(outputPath)) continue
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = packageOf(path) ?? (path === 'app.jsx' ? 'app' : packageName)
+      bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput)
+    }
   }
   return [...bytes]
     .map(([name, size]) => ({ name, bytes: size }))

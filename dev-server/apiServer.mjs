@@ -16,6 +16,12 @@ import { isRecord } from './router/answerText.mjs'
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 
 /**
+ * Echo's answer to a path it has no route for, whatever the method: its web app's 404 page, with no
+ * CORS headers, so a page's `fetch` of it rejects as it would offline.
+ */
+const NOT_FOUND_PAGE = page('404: This page could not be found.', '<h1>404</h1><p>This page could not be found.</p>')
+
+/**
  * @param {{
  *   provider: import('oidc-provider').default,
  *   apiUrl: string,
@@ -23,10 +29,12 @@ import { isRecord } from './router/answerText.mjs'
  *   ledger: import('./ledger/ledger.mjs').Ledger,
  *   findAccessToken: (token: string | undefined) => Promise<import('./oauth/accessTokens.mjs').AccessTokenInfo | undefined>,
  *   autoLogin: boolean,
- * }} options
+ *   modelsRoute?: boolean,
+ * }} options modelsRoute: serve `GET /api/v1/supported-models`, which Echo does not have
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
  */
-export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin }) {
+export function createApiServerHandler(options) {
+  const { provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin, modelsRoute = false } = options
   const handleApi = createApiHandler({ apiUrl, ledger, findAccessToken })
   const handleUserinfo = createUserinfoHandler(findAccessToken)
   const handleValidateJwtToken = createValidateJwtTokenHandler(findAccessToken)
@@ -36,6 +44,7 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
 
   return async function handleApiServer(req, res) {
     const path = new URL(req.url ?? '/', apiUrl).pathname
+    if (path === ECHO_PATHS.supportedModels && !modelsRoute) return sendHtml(res, 404, NOT_FOUND_PAGE)
     if (path.startsWith('/api/') || path.startsWith('/.well-known/')) {
       if (answerPreflight(req, res)) return
       allowAnyOrigin(req, res)
@@ -46,7 +55,8 @@ export function createApiServerHandler({ provider, apiUrl, routerUrl, ledger, fi
     if (path === '/dev/balance') return setBalance(req, res, ledger)
     if (answerFavicon(req, res, path)) return
     if (path === '/' && req.method === 'GET') {
-      return sendHtml(res, 200, indexPage({ apiUrl, routerUrl, balance: ledger.balance().balance, freeTierLeft: ledger.freeTier(DEMO_APP_ID)?.userSpendInfo.amountLeft ?? 0 }))
+      const freeTierLeft = ledger.freeTier(DEMO_APP_ID).userSpendInfo.amountLeft
+      return sendHtml(res, 200, indexPage({ apiUrl, routerUrl, balance: ledger.balance().balance, freeTierLeft }))
     }
     if (await handleInteraction(req, res, path)) return
     if (handleCheckout(req, res, path)) return

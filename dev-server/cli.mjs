@@ -30,6 +30,9 @@ try {
 }
 
 const { apiUrl, routerUrl, appId, testUser, settings } = server
+const onOff = (/** @type {boolean} */ on) => (on ? 'on' : 'off')
+const models = settings.modelsRoute ? 'models, ' : ''
+const leniencies = `refresh-token grace ${onOff(settings.refreshGrace)}, code replay ${onOff(settings.codeReplay)}`
 console.log(`
 Echo dev server (local, Echo-compatible)
 
@@ -39,13 +42,14 @@ Echo dev server (local, Echo-compatible)
                    userinfo  ${apiUrl}${OAUTH_PATHS.userinfo}
                    jwks      ${apiUrl}${OAUTH_PATHS.jwks}
                    logout    ${apiUrl}${OAUTH_PATHS.endSession}
-                   /api/v1/* (balance, free tier, apps, models, payment links, user, referral)
+                   /api/v1/* (balance, free tier, apps, ${models}payment links, user, referral)
   Router           ${routerUrl}
   Demo app id      ${appId}
   Test user        ${testUser.email} / password: ${testUser.password}
   Balance          ${formatUsd(testUser.balance)} to start; referral code ${REFERRAL_CODE}
   Free tier        ${formatUsd(DEMO_FREE_TIER.spendLimit)} for the demo app, drawn before the balance (as Echo's router does)
   Access tokens    ${settings.accessTtl} s; auto-login ${settings.autoLogin ? 'on' : 'off'}; stream delay ${settings.streamDelayMs} ms
+  As Echo          ${leniencies} (off: stricter)
   Set what is left POST ${apiUrl}/dev/balance {"balance": 0.05, "freeTier": 0} (a dev control, not part of Echo)
 
 Press Ctrl+C to stop.

@@ -1,5 +1,6 @@
 // The dev server's settings: defaults, and reading them from environment variables and flags.
-// The names are a contract other tools rely on (issue 7): change none of them.
+// The names are a contract other tools rely on (issue 7): change none of them. The defaults answer
+// as Echo does; the stricter behaviours (refreshGrace, codeReplay off) are opt-in.
 
 /**
  * The dev server's settings: the one definition, for the JavaScript here and the TypeScript callers
@@ -11,7 +12,12 @@
  * @property {boolean} autoLogin Login and consent complete by themselves for the test user. ECHO_DEV_AUTO_LOGIN=1, --auto-login.
  * @property {number} streamDelayMs Pause between streamed chunks, in milliseconds. ECHO_DEV_STREAM_DELAY, --stream-delay.
  * @property {number} balance The test user's starting balance in USD. ECHO_DEV_BALANCE, --balance.
- * @property {boolean} refreshGrace A rotated refresh token still works for 2 minutes, as at Echo (each reuse minting a new one); off, its reuse revokes the grant. ECHO_DEV_REFRESH_GRACE=1, --refresh-grace.
+ * @property {boolean} refreshGrace A rotated refresh token still works for 2 minutes, as at Echo (each reuse
+ *   minting a new one); off, its reuse revokes the grant. ECHO_DEV_REFRESH_GRACE, --refresh-grace.
+ * @property {boolean} codeReplay An authorization code can be exchanged again within its life, as at Echo; off,
+ *   a reused code is refused and revokes the grant. ECHO_DEV_CODE_REPLAY, --code-replay.
+ * @property {boolean} modelsRoute The dev server's own `GET /api/v1/supported-models`, which Echo does not have;
+ *   off, that path is a bare 404 as at Echo. ECHO_DEV_MODELS_ROUTE, --models-route.
  */
 
 /** @type {Readonly<DevServerSettings>} */
@@ -22,7 +28,9 @@ export const DEFAULT_SETTINGS = Object.freeze({
   autoLogin: false,
   streamDelayMs: 30,
   balance: 10,
-  refreshGrace: false,
+  refreshGrace: true,
+  codeReplay: true,
+  modelsRoute: false,
 })
 
 /**
@@ -36,7 +44,27 @@ export const SETTING_SOURCES = Object.freeze([
   { key: 'autoLogin', env: 'ECHO_DEV_AUTO_LOGIN', flag: '--auto-login', kind: 'boolean', help: 'sign the test user in and consent by themselves (1 = on)' },
   { key: 'streamDelayMs', env: 'ECHO_DEV_STREAM_DELAY', flag: '--stream-delay', kind: 'ms', help: 'pause between streamed chunks in ms (default 30)' },
   { key: 'balance', env: 'ECHO_DEV_BALANCE', flag: '--balance', kind: 'usd', help: "the test user's starting balance in USD (default 10)" },
-  { key: 'refreshGrace', env: 'ECHO_DEV_REFRESH_GRACE', flag: '--refresh-grace', kind: 'boolean', help: "Echo's 2-minute grace for a rotated refresh token (1 = on; off: reuse revokes the grant)" },
+  {
+    key: 'refreshGrace',
+    env: 'ECHO_DEV_REFRESH_GRACE',
+    flag: '--refresh-grace',
+    kind: 'boolean',
+    help: "Echo's 2-minute grace for a rotated refresh token (default 1; 0: reuse revokes the grant)",
+  },
+  {
+    key: 'codeReplay',
+    env: 'ECHO_DEV_CODE_REPLAY',
+    flag: '--code-replay',
+    kind: 'boolean',
+    help: 'a code works again within its life, as at Echo (default 1; 0: reuse revokes the grant)',
+  },
+  {
+    key: 'modelsRoute',
+    env: 'ECHO_DEV_MODELS_ROUTE',
+    flag: '--models-route',
+    kind: 'boolean',
+    help: 'serve GET /api/v1/supported-models, which Echo lacks (default 0: a 404 as at Echo)',
+  },
 ])
 
 /**
@@ -53,7 +81,7 @@ export function resolveSettings(options = {}) {
   if (typeof settings.balance !== 'number' || !Number.isFinite(settings.balance) || settings.balance < 0) {
     throw new TypeError(`balance must be a number of US dollars >= 0, got ${String(settings.balance)}`)
   }
-  for (const key of /** @type {const} */ (['autoLogin', 'refreshGrace'])) {
+  for (const key of /** @type {const} */ (['autoLogin', 'refreshGrace', 'codeReplay', 'modelsRoute'])) {
     if (typeof settings[key] !== 'boolean') throw new TypeError(`${key} must be true or false, got ${String(settings[key])}`)
   }
   if (settings.port !== 0 && settings.port === settings.routerPort) {

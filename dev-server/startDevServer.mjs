@@ -56,10 +56,12 @@ export async function startDevServer(options = {}) {
   /** @type {RequestHandler} */
   let handleRouter
   try {
-    const { provider, signingKey } = createOidcProvider({ issuer: apiUrl, resource: routerUrl, accessTtl: settings.accessTtl, refreshGrace: settings.refreshGrace })
+    const { accessTtl, refreshGrace, codeReplay, autoLogin, modelsRoute, streamDelayMs } = settings
+    const oidcOptions = { issuer: apiUrl, resource: routerUrl, accessTtl, refreshGrace, codeReplay }
+    const { provider, signingKey } = createOidcProvider(oidcOptions)
     const findAccessToken = createAccessTokenVerifier(provider, signingKey)
-    handleApi = createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin: settings.autoLogin })
-    handleRouter = createRouterHandler({ ledger, findAccessToken, streamDelayMs: settings.streamDelayMs })
+    handleApi = createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin, modelsRoute })
+    handleRouter = createRouterHandler({ ledger, findAccessToken, streamDelayMs, routerUrl })
   } catch (error) {
     await Promise.all([stop(apiServer), stop(routerServer)])
     throw error

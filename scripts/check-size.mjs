@@ -26,9 +26,12 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // Toolkit 2.15 refused two RTK Query API objects on one reducer path: Redux Toolkit 2.15 itself
 // adds 1,970 B to the app, and the one API object, which now carries RTK Query's React hooks
 // module into every app, 3,838 B (965 of them echo-rtk's own: the provider checks, the app id
-// check, per-store focus listeners, resetEchoStore's reset).
-const TOTAL_CEILING = 56_700
-const OWN_CODE_CEILING = 15_900
+// check, per-store focus listeners, resetEchoStore's reset). Raised once more for what Echo's own
+// server showed (issue 27: the models list's fallback, Echo's sentences in errors, sub-cent
+// amounts, the picture from the account, no free-tier line): 856 B, 651 of them echo-rtk's own.
+// The models list itself is a chunk of its own, loaded only when asked for: not counted.
+const TOTAL_CEILING = 57_600
+const OWN_CODE_CEILING = 16_600
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [

@@ -59,6 +59,8 @@ export type {
   ReferralRequest,
   ReferralResponse,
   SupportedModel,
+  SupportedModels,
   SupportedModelsResponse,
+  SupportedModelsSource,
   UserSpendInfo,
 } from './api/wireTypes'

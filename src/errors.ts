@@ -18,6 +18,11 @@ export interface EchoErrorData {
   endpoint?: string
   /** What was being done (`fetching balance`). */
   action?: string
+  /**
+   * The sentence to show a person, when it differs from `message`: Echo's own words from an
+   * answer's JSON body (`{"message": "..."}`), with ` while <action>`.
+   */
+  userMessage?: string
 }
 
 /** What `new EchoError(...)` takes; an `undefined` field is the same as a missing one. */
@@ -32,6 +37,8 @@ export interface EchoErrorInit {
   cause?: unknown
   /** What was being done (`fetching balance`); appended to the message as ` while <action>`. */
   action?: string | undefined
+  /** The sentence for a person, when `message` is not one (a JSON body); ` while <action>` is added to it too. */
+  userMessage?: string | undefined
 }
 
 /** Where a non-OK answer came from, for {@link EchoError.fromResponse}. */
@@ -61,17 +68,26 @@ export class EchoError extends Error {
   readonly endpoint: string | undefined
   /** What was being done when it failed (`fetching balance`); the message ends in ` while <action>`. */
   readonly action: string | undefined
+  /**
+   * What to show a person: `message`, or, when Echo's answer was JSON with a `message` (or an
+   * `error`), those words, ` while <action>` included. `message` keeps the body text itself.
+   */
+  readonly userMessage: string
   /** The message without ` while <action>`. */
   readonly #what: string
+  /** The sentence for a person without ` while <action>`, when it is not the message. */
+  readonly #told: string | undefined
 
-  constructor({ code, reason, message, statusCode, endpoint, cause, action }: EchoErrorInit) {
-    super(action === undefined ? message : `${message}${WHILE}${action}`, cause === undefined ? undefined : { cause })
+  constructor({ code, reason, message, statusCode, endpoint, cause, action, userMessage }: EchoErrorInit) {
+    super(withAction(message, action), cause === undefined ? undefined : { cause })
     this.code = code
     this.reason = reason ?? reasonOfCode(code)
     this.statusCode = statusCode
     this.endpoint = endpoint
     this.action = action
     this.#what = message
+    this.#told = userMessage === message ? undefined : userMessage
+    this.userMessage = withAction(userMessage ?? message, action)
   }
 
   /**
@@ -81,7 +97,16 @@ export class EchoError extends Error {
   static from(value: unknown, action?: string): EchoError {
     if (value instanceof EchoError) {
       if (value.action !== undefined || action === undefined) return value
-      return new EchoError({ code: value.code, reason: value.reason, message: value.#what, statusCode: value.statusCode, endpoint: value.endpoint, cause: value.cause, action })
+      return new EchoError({
+        code: value.code,
+        reason: value.reason,
+        message: value.#what,
+        userMessage: value.#told,
+        statusCode: value.statusCode,
+        endpoint: value.endpoint,
+        cause: value.cause,
+        action,
+      })
     }
     if (isAbortLike(value)) {
       return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'aborted', message: 'Request aborted', cause: value, action })
@@ -97,14 +122,16 @@ export class EchoError extends Error {
    */
   static fromJSON(data: EchoErrorData): EchoError {
     if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
-    const { code, reason, message, statusCode, endpoint, action } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
+    const { code, reason, message, statusCode, endpoint, action, userMessage } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
     const knownCode = typeof code === 'string' && ERROR_CODE.test(code) ? (code as EchoErrorCode) : 'UNKNOWN_ERROR'
     const suffix = typeof action === 'string' ? `${WHILE}${action}` : undefined
     const named = suffix !== undefined && message.endsWith(suffix)
+    const told = typeof userMessage === 'string' && named && userMessage.endsWith(suffix) ? userMessage.slice(0, -suffix.length) : undefined
     return new EchoError({
       code: knownCode,
       reason: isEchoErrorReason(reason) ? reason : undefined,
       message: named ? message.slice(0, -suffix.length) : message,
+      userMessage: told ?? (typeof userMessage === 'string' && !named ? userMessage : undefined),
       statusCode: typeof statusCode === 'number' ? statusCode : undefined,
       endpoint: typeof endpoint === 'string' ? endpoint : undefined,
       action: named ? (action as string) : undefined,
@@ -119,14 +146,17 @@ export class EchoError extends Error {
   /**
    * The `HTTP_<status>` error for a non-OK answer, the one way any answer becomes an error: its
    * message is the body text (or what `describe` makes of it), then why a refresh could not cure a
-   * 401, then ` while <action>`.
+   * 401, then ` while <action>`; its `userMessage`, the sentence in the body (Echo's `{"message"}`,
+   * a router's `{"error"}`, a page's text) when there is one.
    */
   static async fromResponse(response: Response, { endpoint, action, refreshError, describe }: FailedAnswer = {}): Promise<EchoError> {
     const { status, statusText } = response
     const body = await response.text().catch(() => '')
-    const told = describe?.(status, body) ?? (body !== '' ? body : `HTTP ${status}${statusText ? ` ${statusText}` : ''}`)
+    const described = describe?.(status, body)
+    const told = described ?? (body !== '' ? body : `HTTP ${status}${statusText ? ` ${statusText}` : ''}`)
     const message = refreshError === undefined ? told : `${told} (token refresh failed: ${refreshError.message})`
-    return new EchoError({ code: `HTTP_${status}`, message, statusCode: status, endpoint, action, cause: refreshError })
+    const userMessage = described ?? sentenceOf(body) ?? message
+    return new EchoError({ code: `HTTP_${status}`, message, userMessage, statusCode: status, endpoint, action, cause: refreshError })
   }
 
   /** Plain data for Redux state, logs and `JSON.stringify`. */
@@ -138,8 +168,56 @@ export class EchoError extends Error {
       ...(this.statusCode === undefined ? {} : { statusCode: this.statusCode }),
       ...(this.endpoint === undefined ? {} : { endpoint: this.endpoint }),
       ...(this.action === undefined ? {} : { action: this.action }),
+      ...(this.userMessage === this.message ? {} : { userMessage: this.userMessage }),
     }
   }
+}
+
+/** What to show a person for an error held as data (`useEcho().error` reads it): its `userMessage`, else its message. */
+export function userMessageOf(error: Pick<EchoErrorData, 'message' | 'userMessage'>): string {
+  return error.userMessage ?? error.message
+}
+
+function withAction(message: string, action: string | undefined): string {
+  return action === undefined ? message : `${message}${WHILE}${action}`
+}
+
+/** The longest answer text taken as a sentence: anything longer is a page or a dump, not words for a person. */
+const LONGEST_SENTENCE = 300
+
+/**
+ * The sentence in an error answer's body, or `undefined` when it holds none: the human message of
+ * JSON (`{message}`, `{error}`, `{error: {message}}`, `{error_description}`), the text of an HTML
+ * page (`<pre>Payment Required</pre>`), or short plain text.
+ * @internal
+ */
+export function sentenceOf(body: string): string | undefined {
+  const trimmed = body.trim()
+  if (trimmed === '') return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(trimmed)
+  } catch {
+    json = undefined
+  }
+  if (json !== undefined) return errorMessageOf(json)
+  const text = trimmed.startsWith('<') ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : trimmed
+  const words = text.replace(/\s+/g, ' ').trim()
+  return words !== '' && words.length <= LONGEST_SENTENCE ? words : undefined
+}
+
+/**
+ * The human message in an error payload: `{message}`, `{error: "..."}`, `{error: {message}}` (an
+ * upstream model's error, passed on by the router, nested once more at most), `{error_description}`.
+ * @internal
+ */
+export function errorMessageOf(payload: unknown, depth = 0): string | undefined {
+  if (typeof payload !== 'object' || payload === null || depth > 2) return undefined
+  const { error, message, error_description: description } = payload as { error?: unknown; message?: unknown; error_description?: unknown }
+  if (typeof message === 'string' && message !== '') return message
+  if (typeof description === 'string' && description !== '') return description
+  if (typeof error === 'string' && error !== '') return error
+  return errorMessageOf(error, depth + 1)
 }
 
 /**

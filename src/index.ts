@@ -48,6 +48,7 @@ export type { CheckoutIn } from './api/paymentLinks'
 export { EchoAccount } from './components/EchoAccount'
 export type { EchoAccountProps } from './components/EchoAccount'
 export { EchoBalance, formatUsd } from './components/EchoBalance'
+export type { FormatUsdOptions } from './components/EchoBalance'
 export type { EchoBalanceProps } from './components/EchoBalance'
 export { EchoProvider } from './components/EchoProvider'
 export type { EchoProviderProps } from './components/EchoProvider'
@@ -131,6 +132,8 @@ export type {
   ReferralRequest,
   ReferralResponse,
   SupportedModel,
+  SupportedModels,
   SupportedModelsResponse,
+  SupportedModelsSource,
   UserSpendInfo,
 } from './api/wireTypes'

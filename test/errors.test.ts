@@ -139,9 +139,16 @@ describe('EchoError', () => {
     })
   })
 
-  it('maps a response to HTTP_<status> with the body text as message', async () => {
+  it('maps a response to HTTP_<status> with the body text as message, and the text of a page as the sentence for the user', async () => {
     const error = await EchoError.fromResponse(new Response('<html>No credits</html>', { status: 402 }), { endpoint: '/chat/completions' })
-    expect(error.toJSON()).toEqual({ code: 'HTTP_402', reason: 'insufficient-funds', message: '<html>No credits</html>', statusCode: 402, endpoint: '/chat/completions' })
+    expect(error.toJSON()).toEqual({
+      code: 'HTTP_402',
+      reason: 'insufficient-funds',
+      message: '<html>No credits</html>',
+      statusCode: 402,
+      endpoint: '/chat/completions',
+      userMessage: 'No credits',
+    })
   })
 })
 

@@ -38,16 +38,9 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
     },
     [`GET ${ECHO_PATHS.balance}`]: () => ledger.balance(),
     // Echo's SDKs ask for the free tier both ways: POST with { echoAppId } (older), GET by id (today's).
-    [`POST ${ECHO_PATHS.freeBalance}`]: (_req, body) => {
-      const freeTier = ledger.freeTier(requireString(body, 'echoAppId'))
-      if (!freeTier) throw notFound()
-      return freeTier
-    },
-    [`GET ${ECHO_PATHS.balance}/:id/free`]: (_req, _body, [id]) => {
-      const freeTier = ledger.freeTier(id ?? '')
-      if (!freeTier) throw notFound()
-      return freeTier
-    },
+    [`POST ${ECHO_PATHS.freeBalance}`]: (_req, body) => ledger.freeTier(requireString(body, 'echoAppId')),
+    [`GET ${ECHO_PATHS.balance}/:id/free`]: (_req, _body, [id]) => ledger.freeTier(id ?? ''),
+    // Not Echo's: reached only with the modelsRoute setting (otherwise apiServer.mjs answers Echo's 404).
     [`GET ${ECHO_PATHS.supportedModels}`]: () => supportedModels(),
     [`POST ${ECHO_PATHS.paymentLink}`]: (req, body) => {
       const { amount } = body

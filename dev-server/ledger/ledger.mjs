@@ -123,12 +123,25 @@ export class Ledger {
 
   /**
    * An app's free tier for the test user, as `POST /api/v1/balance/free` answers it: what was drawn, what
-   * is left under the limit, and the pool after the draws; undefined for an app without one.
+   * is left under the limit, and the pool after the draws. An app without a spend pool (any other id)
+   * has nothing to draw, and Echo answers it with zeros and nulls rather than a 404.
    * @param {string} echoAppId
    */
   freeTier(echoAppId) {
     const tier = this.#freeTiers.get(echoAppId)
-    if (!tier) return undefined
+    if (!tier) {
+      return {
+        spendPoolBalance: 0,
+        userSpendInfo: {
+          userId: TEST_USER.id,
+          echoAppId,
+          spendPoolId: null,
+          amountSpent: 0,
+          spendLimit: null,
+          amountLeft: 0,
+        },
+      }
+    }
     return {
       spendPoolBalance: toUsd(tier.poolMicros - tier.spentMicros),
       userSpendInfo: {

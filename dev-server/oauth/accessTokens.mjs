@@ -1,11 +1,11 @@
 // Checks bearer access tokens for the API, userinfo and the router.
 // oidc-provider keeps no copy of a JWT access token, so `provider.AccessToken.find` cannot see one:
-// the dev server verifies the JWT's signature, issuer, audience and expiry itself, and (stricter
-// than a bare JWT check, as DESIGN §7 wants) refuses tokens whose grant has been revoked, e.g. after
-// a rotated refresh token was presented twice. Opaque tokens, should any be issued, go through
-// `provider.AccessToken.find`.
+// the dev server verifies the JWT as Echo does (HS256 with the server's secret, the app as its
+// audience, unexpired; Echo's tokens name no issuer), and, stricter than a bare JWT check, refuses
+// tokens it did not issue or whose grant has been revoked (e.g. a rotated refresh token presented
+// twice with refreshGrace off). Opaque tokens, should any be issued, go through `provider.AccessToken.find`.
 
-import { verify } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /**
  * @typedef {object} AccessTokenInfo
@@ -17,10 +17,8 @@ import { verify } from 'node:crypto'
 
 /**
  * @typedef {object} SigningKey
- * @property {import('node:crypto').KeyObject} publicKey
- * @property {string} kid
- * @property {string} issuer
- * @property {string} audience
+ * @property {import('node:crypto').KeyObject} secret the HS256 secret
+ * @property {string} audience the app the tokens are for (its id)
  */
 
 /** How many issued tokens' grants are remembered before the expired ones are swept. */
@@ -59,7 +57,8 @@ export function createAccessTokenVerifier(provider, signingKey, now = Date.now) 
     const record = issued.get(payload.jti)
     if (!record) return undefined
     if (record.grantId && !(await provider.Grant.find(record.grantId))) return undefined
-    return { accountId: String(payload.sub), clientId: String(payload.client_id), scope: String(payload.scope ?? ''), expiresAt: Number(payload.exp) }
+    const { sub, app_id: appId, scope, exp } = payload
+    return { accountId: String(sub), clientId: String(appId), scope: String(scope ?? ''), expiresAt: Number(exp) }
   }
 
   /** @param {string} token */
@@ -73,7 +72,7 @@ export function createAccessTokenVerifier(provider, signingKey, now = Date.now) 
 }
 
 /**
- * The payload of an RS256 JWT signed by `key`, for its issuer and audience, unexpired; else undefined.
+ * The payload of an HS256 JWT signed with `key`'s secret, for its app, unexpired; else undefined.
  * @param {string} token
  * @param {SigningKey} key
  * @param {number} nowSeconds
@@ -83,12 +82,12 @@ function verifyJwt(token, key, nowSeconds) {
   const [header = '', payload = '', signature = ''] = token.split('.')
   try {
     const head = /** @type {Record<string, unknown>} */ (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')))
-    if (head.alg !== 'RS256' || head.kid !== key.kid) return undefined
-    const signed = Buffer.from(`${header}.${payload}`)
-    if (!verify('RSA-SHA256', signed, key.publicKey, Buffer.from(signature, 'base64url'))) return undefined
+    if (head.alg !== 'HS256') return undefined
+    const expected = createHmac('sha256', key.secret).update(`${header}.${payload}`).digest()
+    const given = Buffer.from(signature, 'base64url')
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
     const claims = /** @type {Record<string, unknown>} */ (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')))
-    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
-    if (claims.iss !== key.issuer || !audiences.includes(key.audience)) return undefined
+    if (claims.aud !== key.audience || claims.app_id !== key.audience) return undefined
     if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) return undefined
     if (typeof claims.jti !== 'string') return undefined
     return /** @type {Record<string, unknown> & { jti: string }} */ (claims)

@@ -1,13 +1,14 @@
 // The OpenID provider (oidc-provider) at Echo's OAuth paths, configured as Echo behaves: a public
 // client with PKCE S256, scope `llm:invoke offline_access` without openid (so no id_token), refresh
-// tokens rotated on every use, JWT access tokens with a configurable lifetime.
-// DESIGN §7 lists the three ways oidc-provider differs from Echo and how they are bridged here.
+// tokens rotated on every use, access tokens in Echo's shape (HS256 JWTs with a configurable
+// lifetime), and Echo's token answers. Where oidc-provider is stricter than Echo (a reused code or
+// refresh token revokes the grant), the store shows a used one as unused unless a setting says not to.
 
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { createHash, createSecretKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 
 import Provider, { errors } from 'oidc-provider'
 
-import { DEMO_APP_ID, ECHO_SCOPE, OAUTH_PATHS, TEST_USER } from '../fixtures.mjs'
+import { DEMO_APP, DEMO_APP_ID, ECHO_SCOPE, OAUTH_PATHS, TEST_USER } from '../fixtures.mjs'
 import { createOidcStore } from './oidcStore.mjs'
 import { escapeHtml, page } from '../http/http.mjs'
 import { FAVICON_LINK } from '../http/favicon.mjs'
@@ -20,21 +21,26 @@ const SIGNING_KEY_ID = 'echo-dev-1'
 /**
  * @typedef {object} OidcOptions
  * @property {string} issuer the API server's origin, e.g. http://127.0.0.1:8787
- * @property {string} resource the audience of access tokens: the router's origin
+ * @property {string} resource the resource indicator access tokens are issued for: the router's origin
  * @property {number} accessTtl access-token lifetime in seconds
  * @property {boolean} [refreshGrace] Echo's 2-minute grace for a rotated refresh token (oidcStore.mjs)
+ * @property {boolean} [codeReplay] an authorization code works again within its life, as at Echo (oidcStore.mjs)
  */
 
 /**
- * Builds the provider and the signing key its access tokens are checked with.
+ * Builds the provider and the key its access tokens are checked with: Echo signs them with a server
+ * secret (HS256), so the dev server makes up its own at each start.
  * @param {OidcOptions} options
  */
-export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace = false }) {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace = false, codeReplay = false }) {
+  // oidc-provider wants an asymmetric key for its JWKS (and id tokens, which Echo's scope never
+  // gets); access tokens are signed with the secret alone.
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const signingJwk = { ...privateKey.export({ format: 'jwk' }), kid: SIGNING_KEY_ID, alg: 'RS256', use: 'sig' }
+  const secret = createSecretKey(randomBytes(32))
 
   const provider = new Provider(issuer, {
-    adapter: createOidcStore(Date.now, { refreshGrace }),
+    adapter: createOidcStore(Date.now, { refreshGrace, codeReplay }),
     routes: {
       authorization: OAUTH_PATHS.authorization,
       token: OAUTH_PATHS.token,
@@ -76,6 +82,7 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
       Grant: REFRESH_TOKEN_TTL,
       RefreshToken: REFRESH_TOKEN_TTL,
     },
+    formats: { customizers: { jwt: inEchoShape } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     renderError,
     discovery: { userinfo_endpoint: `${issuer}${OAUTH_PATHS.userinfo}` },
@@ -84,27 +91,66 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
       userinfo: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
-      // Access tokens are JWTs for the router (Echo's are JWTs too): every authorization and
-      // refresh gets the one resource, and its scope is Echo's whole scope, so the token
-      // response says `scope: 'llm:invoke offline_access'` as Echo's does.
+      // oidc-provider issues JWT access tokens only for a resource server: every authorization and
+      // refresh gets the one resource, and its scope is Echo's whole scope, so the token response
+      // says `scope: 'llm:invoke offline_access'` as Echo's does. inEchoShape makes the JWT Echo's.
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget()
-          return { scope: ECHO_SCOPE, audience: resource, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }
+          const jwt = { sign: { alg: 'HS256', key: secret } }
+          return { scope: ECHO_SCOPE, audience: resource, accessTokenTTL: accessTtl, accessTokenFormat: 'jwt', jwt }
         },
       },
     },
   })
 
   allowLoopbackRedirects(provider)
+  // Echo's redirect back to the app carries the code and the state, and no `iss` (RFC 9207).
+  provider.on('authorization.success', (_ctx, out) => {
+    delete out.iss
+  })
   provider.use(askForConsentToKeepOfflineAccess)
-  provider.use(answerTokenRequestsAsEcho)
+  provider.use(answerTokenRequestsAsEcho(provider))
   provider.use(linkFavicon)
 
-  return { provider, signingKey: { publicKey, kid: SIGNING_KEY_ID, issuer, audience: resource } }
+  return { provider, signingKey: { secret, audience: DEMO_APP_ID } }
+}
+
+/**
+ * An access token as Echo's: header `{ alg: 'HS256', typ: 'JWT' }`, Echo's claims, the app as its
+ * audience and no issuer.
+ * @type {import('oidc-provider').JwtCustomizer}
+ */
+function inEchoShape(_ctx, token, jwt) {
+  const { sub, jti, iat, exp, scope } = jwt.payload
+  jwt.header = { typ: 'JWT' }
+  jwt.payload = {
+    user_id: sub,
+    app_id: token.clientId,
+    scope,
+    key_version: 1,
+    session_id: sessionIdOf(token.grantId ?? token.jti),
+    sub,
+    aud: token.clientId,
+    jti,
+    iat,
+    exp,
+  }
+}
+
+/**
+ * The grant's id as a UUID (Echo's `session_id` is one), the same for every token of the grant.
+ * @param {string} grantId
+ */
+function sessionIdOf(grantId) {
+  const bytes = createHash('sha256').update(grantId).digest().subarray(0, 16)
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 /**
@@ -159,16 +205,42 @@ async function askForConsentToKeepOfflineAccess(ctx, next) {
 }
 
 /**
- * Echo's token answers: `refresh_token_expires_in` beside the refresh token, and bad codes or
- * refresh tokens as `invalid_request` (Echo never answers `invalid_grant`; DESIGN §8).
- * @type {import('oidc-provider').Middleware}
+ * Echo's token answers: the user and the app beside the tokens, `expires_in` counted at answer time
+ * (one second less than the lifetime), `refresh_token_expires_in` beside the refresh token, and bad
+ * codes or refresh tokens as `invalid_request` (Echo never answers `invalid_grant`), a wrong code
+ * verifier as `PKCE verification failed`.
+ * @param {Provider} provider
+ * @returns {import('oidc-provider').Middleware}
  */
-async function answerTokenRequestsAsEcho(ctx, next) {
-  await next()
-  if (ctx.path !== OAUTH_PATHS.token || !isRecord(ctx.body)) return
-  const body = ctx.body
-  if (typeof body.refresh_token === 'string') body.refresh_token_expires_in = REFRESH_TOKEN_TTL
-  if (body.error === 'invalid_grant') body.error = 'invalid_request'
+function answerTokenRequestsAsEcho(provider) {
+  return async function answerAsEcho(ctx, next) {
+    await next()
+    if (ctx.path !== OAUTH_PATHS.token || !isRecord(ctx.body)) return
+    const body = ctx.body
+    if (typeof body.access_token === 'string') {
+      if (typeof body.expires_in === 'number') body.expires_in = Math.max(body.expires_in - 1, 0)
+      if (typeof body.refresh_token === 'string') body.refresh_token_expires_in = REFRESH_TOKEN_TTL
+      body.user = { id: TEST_USER.id, email: TEST_USER.email, name: TEST_USER.name }
+      body.echo_app = { id: DEMO_APP.id, name: DEMO_APP.name, description: DEMO_APP.description }
+    }
+    if (body.error !== 'invalid_grant') return
+    body.error = 'invalid_request'
+    if (await failsPkce(provider, ctx.oidc?.params)) body.error_description = 'PKCE verification failed'
+  }
+}
+
+/**
+ * Whether a code exchange was refused for its verifier: the code is still there (a replay refused
+ * with codeReplay off has taken it away with its grant) and the verifier does not hash to its challenge.
+ * @param {Provider} provider
+ * @param {Record<string, unknown> | undefined} params the token request's parameters
+ */
+async function failsPkce(provider, params) {
+  if (params?.grant_type !== 'authorization_code' || typeof params.code !== 'string') return false
+  const code = await provider.AuthorizationCode.find(params.code, { ignoreExpiration: true })
+  if (!code?.codeChallenge) return false
+  const verifier = typeof params.code_verifier === 'string' ? params.code_verifier : ''
+  return createHash('sha256').update(verifier).digest('base64url') !== code.codeChallenge
 }
 
 /**

@@ -4,6 +4,7 @@
 // the dev server uses more of the library.
 
 declare module 'oidc-provider' {
+  import type { KeyObject } from 'node:crypto'
   import type { IncomingMessage, ServerResponse } from 'node:http'
 
   /** The part of Koa's context (oidc-provider is a Koa app) that the dev server's middleware reads and writes. */
@@ -14,6 +15,8 @@ declare module 'oidc-provider' {
     body: unknown
     type: string
     readonly response: { is(...types: string[]): string | false | null }
+    /** oidc-provider's part of the context, on its own routes: the request's parameters once read. */
+    readonly oidc?: { readonly params?: Record<string, unknown> }
   }
 
   /** What the adapter stores for each model (Session, Grant, RefreshToken, ...). */
@@ -52,6 +55,11 @@ declare module 'oidc-provider' {
     addResourceScope(resource: string, scope: string): void
     /** Stores the grant; resolves to its id. */
     save(): Promise<string>
+  }
+
+  export class AuthorizationCode {
+    static find(value: string, options?: { ignoreExpiration?: boolean }): Promise<AuthorizationCode | undefined>
+    readonly codeChallenge?: string
   }
 
   export class AccessToken {
@@ -107,8 +115,17 @@ declare module 'oidc-provider' {
     audience?: string
     accessTokenTTL?: number
     accessTokenFormat?: 'opaque' | 'jwt'
-    jwt?: { sign?: { alg?: string } }
+    /** `key`: the secret for an HS* algorithm; other algorithms take the provider's JWKS key. */
+    jwt?: { sign?: { alg?: string; key?: KeyObject; kid?: string } }
   }
+
+  /** A JWT access token before it is signed; the customizer may replace the header's fields and the payload. */
+  export interface StructuredJwt {
+    header?: Record<string, unknown>
+    payload: Record<string, unknown>
+  }
+
+  export type JwtCustomizer = (ctx: KoaContextWithOIDC, token: AccessToken, jwt: StructuredJwt) => void | Promise<void>
 
   export interface JWK {
     kid?: string
@@ -147,6 +164,7 @@ declare module 'oidc-provider' {
     ttl?: { AccessToken?: number; AuthorizationCode?: number; Interaction?: number; Session?: number; Grant?: number; RefreshToken?: number }
     interactions?: { url?: (ctx: KoaContextWithOIDC, interaction: Interaction) => string }
     renderError?: (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => void | Promise<void>
+    formats?: { customizers?: { jwt?: JwtCustomizer } }
     discovery?: Record<string, unknown>
     features?: {
       devInteractions?: { enabled?: boolean }
@@ -181,11 +199,14 @@ declare module 'oidc-provider' {
     readonly Client: typeof Client
     readonly Grant: typeof Grant
     readonly AccessToken: typeof AccessToken
+    readonly AuthorizationCode: typeof AuthorizationCode
     use(middleware: Middleware): this
     /** The provider as a node:http request listener. */
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: InteractionResults, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
     on(event: 'access_token.issued', listener: (token: AccessToken) => void): this
+    /** `out`: the parameters of the redirect back to the app, which the listener may change. */
+    on(event: 'authorization.success', listener: (ctx: KoaContextWithOIDC, out: Record<string, unknown>) => void): this
   }
 }

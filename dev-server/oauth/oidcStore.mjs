@@ -16,14 +16,15 @@ const SWEEP_EVERY = 500
 export const REFRESH_GRACE_MS = 2 * 60 * 1000
 
 /**
- * An oidc-provider adapter class over one private map.
+ * An oidc-provider adapter class over one private map. oidc-provider revokes the whole grant when
+ * it sees a used code or refresh token, so Echo's two leniencies show a used one as unused.
  * @param {() => number} [now] epoch milliseconds
- * @param {{ refreshGrace?: boolean }} [options] refreshGrace: a rotated refresh token still works for
- *   {@link REFRESH_GRACE_MS}, as at Echo; each reuse mints a new one (oidc-provider revokes the
- *   whole grant when it sees a used refresh token, so within the grace it is shown as unused)
+ * @param {{ refreshGrace?: boolean, codeReplay?: boolean }} [options] refreshGrace: a rotated refresh
+ *   token still works for {@link REFRESH_GRACE_MS}, each reuse minting a new one; codeReplay: an
+ *   authorization code works again for as long as it lives (Echo records no used codes)
  * @returns {import('oidc-provider').AdapterConstructor}
  */
-export function createOidcStore(now = Date.now, { refreshGrace = false } = {}) {
+export function createOidcStore(now = Date.now, { refreshGrace = false, codeReplay = false } = {}) {
   /** @type {Map<string, { value: Stored, expiresAt: number }>} */
   const entries = new Map()
   let sizeAtSweep = 0
@@ -51,6 +52,16 @@ export function createOidcStore(now = Date.now, { refreshGrace = false } = {}) {
   const payloadAt = (key) => {
     const value = get(key)
     return typeof value === 'object' && !(value instanceof Set) ? value : undefined
+  }
+  /**
+   * Whether a used code or refresh token is shown as unused, so that it works again.
+   * @param {string} model
+   * @param {unknown} consumed epoch seconds of its first use
+   */
+  const usableAgain = (model, consumed) => {
+    if (model === 'AuthorizationCode') return codeReplay
+    const withinGrace = typeof consumed === 'number' && now() - consumed * 1000 < REFRESH_GRACE_MS
+    return model === 'RefreshToken' && refreshGrace && withinGrace
   }
   /** @param {string} grantId */
   const grantKey = (grantId) => `grant:${grantId}`
@@ -86,11 +97,9 @@ export function createOidcStore(now = Date.now, { refreshGrace = false } = {}) {
     /** @param {string} id */
     async find(id) {
       const payload = payloadAt(this.key(id))
-      if (refreshGrace && this.model === 'RefreshToken' && typeof payload?.consumed === 'number' && now() - payload.consumed * 1000 < REFRESH_GRACE_MS) {
-        const { consumed: _usedWithinGrace, ...unused } = payload
-        return unused
-      }
-      return payload
+      if (payload?.consumed === undefined || !usableAgain(this.model, payload.consumed)) return payload
+      const { consumed: _usedBefore, ...unused } = payload
+      return unused
     }
 
     /** @param {string} uid */

@@ -32,7 +32,8 @@ export function createUserinfoHandler(findAccessToken) {
     }
     const token = await findAccessToken(bearerToken(req))
     if (!token || token.accountId !== TEST_USER.id) {
-      sendJson(res, 401, { error: 'invalid_token', error_description: 'invalid or expired access token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' })
+      // Echo's answer, as its /api/v1 endpoints give it: no RFC 6750 error, no WWW-Authenticate.
+      sendJson(res, 401, { message: 'Unauthorized' })
       return
     }
     sendJson(res, 200, testUserInfo())

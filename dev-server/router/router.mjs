@@ -1,8 +1,11 @@
 // The model router (its own port): OpenAI-, Anthropic- and Google-style endpoints at the root,
 // deterministic answers, streams token by token, billing per token against the ledger: the calling
 // app's free tier first, then the paid balance (Ledger.charge).
-// As Echo's router: no token or no credit left -> 402 with an HTML body; a bad or expired
-// token -> 401; an unknown model -> 422 `{ error }`; streams carry no Content-Type.
+// As Echo's router: no token -> 402 with an x402 payment challenge (JSON); a bad or expired token
+// -> 401 and no credit left -> 402, both as Express's default error page; an unknown model -> 422
+// `{ error }`; streams carry no Content-Type.
+
+import { STATUS_CODES } from 'node:http'
 
 import { BodyTooLargeError, HttpError, readBody, sendJson } from '../http/http.mjs'
 import { allowAnyOrigin, answerPreflight } from '../http/cors.mjs'
@@ -15,12 +18,13 @@ import { planGoogleEmbedding, planGoogleEmbeddings, planGooglePredict, planOpenA
 import { findModel } from './models.mjs'
 import { writeFrames } from './sse.mjs'
 import { TEST_USER } from '../fixtures.mjs'
-import { FAVICON_LINK, answerFavicon } from '../http/favicon.mjs'
+import { answerFavicon } from '../http/favicon.mjs'
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {import('./models.mjs').Model} Model */
 /** @typedef {import('./models.mjs').ModelKind} ModelKind */
+/** @typedef {import('../oauth/accessTokens.mjs').AccessTokenInfo} AccessTokenInfo */
 
 /**
  * A language endpoint: its answer shapes, id prefix and where the caller's output limit is.
@@ -41,7 +45,8 @@ import { FAVICON_LINK, answerFavicon } from '../http/favicon.mjs'
  * @property {(request: { body: Record<string, unknown>, model: Model, modelName: string }) => { inputTokens: number, outputTokens: number, send: (res: ServerResponse) => void }} plan
  */
 
-const SPENT = 'Your Echo balance and the free tier of this app are spent: top up to keep calling models.'
+/** USDC on Base, the asset of Echo's x402 challenge. */
+const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const OPENAI_AND_ANTHROPIC = {
@@ -65,10 +70,15 @@ const GOOGLE = {
 }
 
 /**
- * @param {{ ledger: import('../ledger/ledger.mjs').Ledger, findAccessToken: (token: string | undefined) => Promise<import('../oauth/accessTokens.mjs').AccessTokenInfo | undefined>, streamDelayMs: number }} options
+ * @param {{
+ *   ledger: import('../ledger/ledger.mjs').Ledger,
+ *   findAccessToken: (token: string | undefined) => Promise<AccessTokenInfo | undefined>,
+ *   streamDelayMs: number,
+ *   routerUrl: string,
+ * }} options routerUrl: the router's origin, for the URL a payment challenge names
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
  */
-export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) {
+export function createRouterHandler({ ledger, findAccessToken, streamDelayMs, routerUrl }) {
   let answered = 0
 
   return async function handleRouter(req, res) {
@@ -81,15 +91,15 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
     if (req.method !== 'POST') return sendJson(res, 405, { error: `${url.pathname} answers POST` })
 
     const token = tokenOf(req, url)
-    if (!token) return paymentRequired(res, 'No access token was sent: sign in to Echo to call models.')
+    if (!token) return paymentChallenge(res, `${routerUrl}${req.url ?? url.pathname}`)
     const access = await findAccessToken(token)
-    if (!access || access.accountId !== TEST_USER.id) return sendJson(res, 401, { error: 'Invalid or expired access token' })
+    if (!access || access.accountId !== TEST_USER.id) return expressErrorPage(res, 401)
 
     try {
       const body = await readRequest(req, route.endpoint)
       const modelName = route.model ?? (typeof body.model === 'string' ? body.model : undefined)
       const model = findModel(modelName)
-      if (!model) throw routerError(422, `Unknown model: ${modelName ?? '(none given)'}. GET /api/v1/supported-models lists the models the router accepts.`)
+      if (!model) throw routerError(422, `Invalid model: ${String(modelName)} Echo does not yet support this model.`)
       if (model.kind !== route.endpoint.kind) throw routerError(422, `Model ${model.id} cannot answer ${url.pathname}`)
       answered += 1
 
@@ -109,7 +119,7 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
         const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
         // The token's client is the app the call is for (an Echo app is an OAuth client): its free tier is drawn first.
         const draw = ledger.charge(access.clientId, cost)
-        if (!draw) return paymentRequired(res, SPENT)
+        if (!draw) return expressErrorPage(res, 402)
         const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
         const shape =
           call && textEndpoint.toolCall
@@ -127,7 +137,7 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs }) 
 
       const plan = /** @type {MediaEndpoint} */ (endpoint).plan({ body, model, modelName: modelName ?? model.id })
       const cost = plan.inputTokens * model.inputMicros + plan.outputTokens * model.outputMicros
-      if (!ledger.charge(access.clientId, cost)) return paymentRequired(res, SPENT)
+      if (!ledger.charge(access.clientId, cost)) return expressErrorPage(res, 402)
       plan.send(res)
     } catch (error) {
       if (error instanceof HttpError) return sendJson(res, error.status, error.body)
@@ -169,13 +179,53 @@ function tokenOf(req, url) {
 }
 
 /**
- * Echo's router answers 402 with an HTML page when there is no token or no money.
+ * A refused token (401) or no credit left (402), as Echo's router (an Express app) answers them: by
+ * passing the error on to Express's final handler, whose page names the status and nothing more.
  * @param {ServerResponse} res
- * @param {string} reason
+ * @param {401 | 402} status
  */
-function paymentRequired(res, reason) {
-  res.writeHead(402, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(`<!DOCTYPE html><html><head><title>402 Payment Required</title>${FAVICON_LINK}</head><body><h1>402 Payment Required</h1><p>${reason}</p></body></html>`)
+function expressErrorPage(res, status) {
+  const body = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Error</title>
+</head>
+<body>
+<pre>${STATUS_CODES[status]}</pre>
+</body>
+</html>
+`
+  res.writeHead(status, {
+    'Content-Security-Policy': "default-src 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+  })
+  res.end(body)
+}
+
+/**
+ * A call without a token: Echo's router offers to be paid per call instead (x402), in USDC on Base.
+ * @param {ServerResponse} res
+ * @param {string} resource the URL called
+ */
+function paymentChallenge(res, resource) {
+  const accepts = {
+    scheme: 'exact',
+    network: 'base',
+    // USDC's smallest units (6 decimals): $0.01, a placeholder; the dev server sells nothing for it.
+    maxAmountRequired: '10000',
+    resource,
+    description: 'A call of an AI model through the Echo router',
+    mimeType: 'application/json',
+    payTo: '0x0000000000000000000000000000000000000000',
+    maxTimeoutSeconds: 60,
+    asset: USDC_ON_BASE,
+  }
+  const body = JSON.stringify({ x402Version: 1, error: 'X-PAYMENT header is required', accepts: [accepts] })
+  res.writeHead(402, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'X-402 realm="echo"' })
+  res.end(body)
 }
 
 /**

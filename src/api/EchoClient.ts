@@ -5,7 +5,7 @@ import type { RefreshCoordinatorOptions } from './refreshCoordinator'
 import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
-import type { AppList, Balance, EchoUserAccount, EchoApp, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModelsResponse } from './wireTypes'
+import type { AppList, Balance, EchoUserAccount, EchoApp, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModels } from './wireTypes'
 
 /** Options of {@link EchoClient}: an API key, or a token provider for a signed-in user. */
 export interface EchoClientOptions extends RefreshCoordinatorOptions {
@@ -47,7 +47,8 @@ export class EchoClient {
     getFree(echoAppId: string, options?: RequestOptions): Promise<FreeTierBalance>
   }
   readonly models: {
-    supported(options?: RequestOptions): Promise<SupportedModelsResponse>
+    /** Echo's list, or where Echo has no route for it, the list Echo's own SDK ships (`source` says which). */
+    supported(options?: RequestOptions): Promise<SupportedModels>
   }
   readonly payments: {
     /** Refuses an amount that is not a finite number >= 1 before sending anything. */

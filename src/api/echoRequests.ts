@@ -2,6 +2,7 @@ import { EchoError } from '../errors'
 import { pageOrigin } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 import { readPaymentLinkAnswer } from './paymentLinks'
+import { echoSdkModelList, fromEchoRoute } from './supportedModels'
 import type { JsonRequest } from './requestJson'
 import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
 
@@ -43,6 +44,8 @@ export const getSupportedModelsRequest = (): JsonRequest => ({
   method: 'GET',
   path: ECHO_PATHS.supportedModels,
   action: 'fetching supported models',
+  read: fromEchoRoute,
+  whenRouteMissing: echoSdkModelList,
 })
 
 /** @internal */

@@ -57,6 +57,20 @@ export interface SupportedModelsResponse {
   models_by_provider: Record<string, SupportedModel[]>
 }
 
+/**
+ * Where a list of supported models came from: `echo`, Echo's `GET /api/v1/supported-models`; or
+ * `echo-sdk`, the list Echo's own TypeScript SDK ships (Echo's router bills by it), taken where
+ * Echo has no such route.
+ */
+export type SupportedModelsSource = 'echo' | 'echo-sdk'
+
+/** What `models.supported()` answers: the models, and where the list came from. */
+export interface SupportedModels extends SupportedModelsResponse {
+  source: SupportedModelsSource
+  /** With `source: 'echo-sdk'`: the version of Echo's SDK the list is from (`@merit-systems/echo-typescript-sdk`). */
+  sdkVersion?: string
+}
+
 /** What a payment link is made from; `amount` is in US dollars, at least 1. */
 export interface PaymentLinkRequest {
   amount: number

@@ -98,7 +98,7 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
     setOpen(false)
     button.current?.focus()
   }
-  const shownCredit = credit === null ? '…' : formatUsd(credit)
+  const shownCredit = credit === null ? '…' : formatUsd(credit, { short: true })
   return (
     <div ref={root} className={className} data-echo-account={open ? 'open' : 'closed'} onKeyDown={closeOnEscape} {...focus}>
       <button

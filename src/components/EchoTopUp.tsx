@@ -3,6 +3,7 @@ import { useId, useState, type ReactElement } from 'react'
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
+import { EchoError } from '../errors'
 import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { OUT_OF_CREDITS, useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
@@ -73,7 +74,7 @@ export function EchoTopUp({ className, defaultAmount = 10, description, successU
     } catch (error) {
       const failure = error instanceof Error ? error : new Error('The payment link could not be created')
       // Shown here, tied to the button; it is said once, as useEcho().error (which apps show as an alert).
-      setProblem(failure.message)
+      setProblem(failure instanceof EchoError ? failure.userMessage : failure.message)
       onError?.(failure)
     } finally {
       setBusy(false)

@@ -5,6 +5,7 @@ import { useEchoSelector } from '../api/query/echoReduxContext'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
+import { userMessageOf, type EchoErrorData } from '../errors'
 import type { AuthStatus } from '../store/authSlice'
 import type { EchoRootState } from '../store/echoReducer'
 import { quietWhileReconnecting, selectCredit, selectIsBalanceLoading } from '../store/selectors'
@@ -23,7 +24,10 @@ export interface UseEchoResult {
    * is trying again. Show it quietly ("Reconnecting…"), not as an error.
    */
   isReconnecting: boolean
-  /** The auth error first, then the balance error, then the payment error; `null` when all is well. */
+  /**
+   * The auth error first, then the balance error, then the payment error, as a sentence for the
+   * user (Echo's own words when its answer said them: `EchoError.userMessage`); `null` when all is well.
+   */
   error: string | null
   balance: Balance | null
   freeTierBalance: FreeTierBalance | null
@@ -57,6 +61,9 @@ export interface UseEchoResult {
   getToken: () => Promise<string | null>
   config: ResolvedEchoConfig
 }
+
+/** An error as a person reads it: Echo's own sentence when its answer had one. */
+const shownError = (error: EchoErrorData | null): string | null => (error === null ? null : userMessageOf(error))
 
 /** Everything useEcho shows, picked so that a token refresh alone changes none of it. */
 const selectEchoView = (state: EchoRootState) => selectView(state, state.echo)
@@ -106,7 +113,7 @@ export function useEcho(): UseEchoResult {
     isAuthenticated: status === 'authenticated',
     isLoading: status === 'loading',
     isReconnecting,
-    error: (authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError)?.message ?? null,
+    error: shownError(authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError),
     balance: view.balance,
     freeTierBalance: view.freeTierBalance,
     credit: view.credit,

@@ -17,6 +17,15 @@ export function paidBalanceOf(balance: Balance | null): number | null {
 }
 
 /**
+ * Whether the app has a free tier: a spend pool. Echo answers an app without one as one with a
+ * zero pool (`spendPoolId: null`, `amountLeft: 0`), which is no free tier to show.
+ */
+export function hasFreeTier(freeTier: FreeTierBalance | null): boolean {
+  const poolId: unknown = (freeTier as Partial<FreeTierBalance> | null)?.userSpendInfo?.spendPoolId
+  return typeof poolId === 'string' && poolId !== ''
+}
+
+/**
  * What is left of the free tier in US dollars, never below 0 (the wire's `amountLeft` can be
  * negative), or `null` when it is not known.
  */

@@ -31,8 +31,9 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
       urls.freeBalance,
       answering('freeBalance', (_request, body) => {
         const freeLeft = freeLeftOf(echo.options)
-        if (freeLeft === null) return HttpResponse.json({ message: 'This app has no free tier' }, { status: 404 })
         const { echoAppId = echoFixtures.app.id } = (body ?? {}) as { echoAppId?: string }
+        // An app without a free tier, as Echo answers it: a pool of nothing, no pool id.
+        if (freeLeft === null) return HttpResponse.json(noFreeTier(echoAppId))
         const freeTier: FreeTierBalance = {
           spendPoolBalance: echo.options.spendPool ?? echoFixtures.freeTierBalance.spendPoolBalance,
           userSpendInfo: { ...echoFixtures.freeTierBalance.userSpendInfo, echoAppId, amountSpent: 1 - freeLeft, amountLeft: freeLeft },
@@ -59,7 +60,7 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
     ),
     http.get(
       urls.user,
-      answering('user', () => HttpResponse.json(echoFixtures.account)),
+      answering('user', () => HttpResponse.json({ ...echoFixtures.account, ...echo.options.account })),
     ),
     http.post(
       urls.referral,
@@ -77,4 +78,10 @@ function paidOf(scenario: EchoScenario): number {
 function freeLeftOf(scenario: EchoScenario): number | null {
   if (scenario.outOfCredits) return 0
   return scenario.freeTier === undefined ? echoFixtures.freeTierBalance.userSpendInfo.amountLeft : scenario.freeTier
+}
+
+/** Echo's free-tier answer for an app without one. */
+function noFreeTier(echoAppId: string): FreeTierBalance {
+  const { userId } = echoFixtures.freeTierBalance.userSpendInfo
+  return { spendPoolBalance: 0, userSpendInfo: { userId, echoAppId, spendPoolId: null, amountSpent: 0, spendLimit: null, amountLeft: 0 } }
 }

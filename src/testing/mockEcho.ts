@@ -1,6 +1,7 @@
 import { HttpResponse } from 'msw'
 
 import type { UserInfoClaims } from '../auth/echoUser'
+import type { EchoUserAccount } from '../api/wireTypes'
 import type { EchoEndpointName, EchoTestConfig } from './endpoints'
 import { echoFixtures } from './fixtures'
 
@@ -32,6 +33,8 @@ export interface EchoScenario {
   streamDelayMs?: number
   /** The claims `/api/oauth/userinfo` answers. Defaults to `echoFixtures.userinfo`. */
   userinfo?: UserInfoClaims
+  /** What `GET /api/v1/user` answers, over `echoFixtures.account` (say `{ image: 'https://...' }`: Echo keeps the user's picture there, not in userinfo). */
+  account?: Partial<EchoUserAccount>
   /** Endpoints that fail, by name, e.g. `{ balance: { status: 500, body: { message: 'Down' } } }`. */
   failures?: Partial<Record<EchoEndpointName, EchoFailure>>
   /** Refuse every refresh (`400 invalid_request`, as Echo does): a refresh ends the session. */

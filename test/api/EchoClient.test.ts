@@ -67,7 +67,7 @@ describe('EchoClient', () => {
       { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' },
     ],
   ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
-    const seen = recordCalls({ apps: [], paymentLink: { url: 'https://pay.echo.test/1' } })
+    const seen = recordCalls({ apps: [], models: [], paymentLink: { url: 'https://pay.echo.test/1' } })
     await call(client())
     expect(seen).toEqual([{ method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body }])
   })
@@ -92,6 +92,51 @@ describe('EchoClient', () => {
       code: 'UNKNOWN_ERROR',
       message: 'Echo answered without a list of apps (apps or items) while listing apps',
       endpoint: '/api/v1/apps',
+    })
+  })
+
+  describe("the supported models: Echo's route, else the list Echo's own SDK ships", () => {
+    const route = `${API}/api/v1/supported-models`
+    const gpt4oMini = { model_id: 'gpt-4o-mini', provider: 'OpenAI', input_cost_per_token: 1.5e-7, output_cost_per_token: 6e-7 }
+
+    it("Echo's answer, when it has the route, says so", async () => {
+      const model = { model_id: 'm-1', provider: 'openai' }
+      server.use(http.get(route, () => HttpResponse.json({ models: [model], models_by_provider: { openai: [model] } })))
+      await expect(client().models.supported()).resolves.toEqual({ models: [model], models_by_provider: { openai: [model] }, source: 'echo' })
+    })
+
+    it("Echo without the route (404): the list of Echo's SDK, its version named, grouped by provider, after one request", async () => {
+      let requests = 0
+      server.use(http.get(route, () => ((requests += 1), HttpResponse.json({ message: 'Not Found' }, { status: 404 }))))
+      const models = await client().models.supported()
+      expect(models).toMatchObject({ source: 'echo-sdk', sdkVersion: '1.0.23' })
+      expect(models.models).toContainEqual(gpt4oMini)
+      expect(models.models_by_provider.OpenAI).toContainEqual(gpt4oMini)
+      expect(Object.keys(models.models_by_provider).sort()).toEqual(['Anthropic', 'Gemini', 'Groq', 'OpenAI', 'OpenRouter', 'xAI'])
+      expect(models.models.length).toBe(Object.values(models.models_by_provider).flat().length)
+      expect(requests).toBe(1)
+    })
+
+    it("Echo's 404 without CORS headers, which a browser hides as a failed fetch: a no-cors request tells it from being offline, and the list answers", async () => {
+      const modes: string[] = []
+      server.use(
+        http.get(route, ({ request }) => {
+          modes.push(request.mode)
+          return request.mode === 'no-cors' ? new HttpResponse('Not Found', { status: 404 }) : HttpResponse.error()
+        }),
+      )
+      await expect(client().models.supported()).resolves.toMatchObject({ source: 'echo-sdk' })
+      expect(modes).toEqual(['cors', 'no-cors'])
+    })
+
+    it('offline (nothing answers at all): a NETWORK_ERROR, not a list', async () => {
+      server.use(http.get(route, () => HttpResponse.error()))
+      await expect(client().models.supported()).rejects.toMatchObject({ code: 'NETWORK_ERROR', message: 'Network error while fetching supported models' })
+    })
+
+    it('any other failure of the route is its error', async () => {
+      server.use(http.get(route, () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })))
+      await expect(client().models.supported()).rejects.toMatchObject({ code: 'HTTP_401' })
     })
   })
 
@@ -160,8 +205,8 @@ describe('EchoClient', () => {
   })
 
   describe('errors (SPEC §8)', () => {
-    it('a non-OK answer is HTTP_<status> with the body text as message, the status and the endpoint kept', async () => {
-      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.json({ message: 'Internal' }, { status: 500 })))
+    it("a non-OK answer is HTTP_<status> with the body text as message, the status and the endpoint kept, and Echo's sentence for the user", async () => {
+      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.json({ message: 'Stripe is not configured for this environment' }, { status: 500 })))
       const error = await client()
         .balance.get()
         .catch((e: unknown) => e)
@@ -169,11 +214,43 @@ describe('EchoClient', () => {
       expect((error as EchoError).toJSON()).toEqual({
         code: 'HTTP_500',
         reason: 'http',
-        message: '{"message":"Internal"} while fetching balance',
+        message: '{"message":"Stripe is not configured for this environment"} while fetching balance',
         statusCode: 500,
         endpoint: '/api/v1/balance',
         action: 'fetching balance',
+        userMessage: 'Stripe is not configured for this environment while fetching balance',
       })
+      expect((error as EchoError).userMessage).toBe('Stripe is not configured for this environment while fetching balance')
+      expect(EchoError.fromJSON((error as EchoError).toJSON()).userMessage).toBe('Stripe is not configured for this environment while fetching balance')
+    })
+
+    it.each([
+      [
+        "Echo's router, an unknown model: {error}",
+        JSON.stringify({ error: 'Invalid model: nope-1 Echo does not yet support this model.' }),
+        'Invalid model: nope-1 Echo does not yet support this model.',
+      ],
+      ["an upstream model's error passed on: {error: {error: {message}}}", JSON.stringify({ error: { error: { message: 'Rate limit reached' } } }), 'Rate limit reached'],
+      ['a token error: {error, error_description}', JSON.stringify({ error: 'invalid_request', error_description: 'Refresh token not found' }), 'Refresh token not found'],
+      ["Express's page: <pre>Unauthorized</pre>", '<!DOCTYPE html><html><body><pre>Unauthorized</pre></body></html>', 'Unauthorized'],
+      ['short plain text', 'Service temporarily down', 'Service temporarily down'],
+    ])('the sentence a user reads, from %s', async (_what, body, sentence) => {
+      server.use(http.get(`${API}/api/v1/balance`, () => new HttpResponse(body, { status: 503 })))
+      const error = (await client()
+        .balance.get()
+        .catch((e: unknown) => e)) as EchoError
+      expect(error.message).toBe(`${body} while fetching balance`)
+      expect(error.userMessage).toBe(`${sentence} while fetching balance`)
+    })
+
+    it('an answer that holds no sentence (a long page) leaves the message as the sentence', async () => {
+      const page = `<html><body>${'<p>lots of markup</p>'.repeat(100)}</body></html>`
+      server.use(http.get(`${API}/api/v1/balance`, () => new HttpResponse(page, { status: 502 })))
+      const error = (await client()
+        .balance.get()
+        .catch((e: unknown) => e)) as EchoError
+      expect(error.userMessage).toBe(error.message)
+      expect(error.toJSON()).not.toHaveProperty('userMessage')
     })
 
     it('a non-OK answer with an empty body says its status instead', async () => {

@@ -25,8 +25,29 @@ describe('EchoBalance', () => {
   })
 
   it('formats US dollars with two decimals, and anything that is not a number as —', () => {
-    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5), formatUsd(-0.02)]).toEqual(['$12.35', '$0.00', '$1,234.50', '-$0.02'])
+    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5), formatUsd(-0.02), formatUsd(1_234_567.891)]).toEqual(['$12.35', '$0.00', '$1,234.50', '-$0.02', '$1,234,567.89'])
     expect([formatUsd(Number.NaN), formatUsd(Infinity), formatUsd(null), formatUsd('12' as never)]).toEqual(['—', '—', '—', '—'])
+  })
+
+  it('never shows an amount under a cent as $0.00: two significant digits, or < $0.01 where space is short', () => {
+    expect([formatUsd(0.0031), formatUsd(0.00000315), formatUsd(0.005), formatUsd(-0.0031), formatUsd(0.000000001)]).toEqual(['$0.0031', '$0.0000031', '$0.005', '-$0.0031', '< $0.00000001'])
+    expect([formatUsd(0.0031, { short: true }), formatUsd(-0.0031, { short: true }), formatUsd(0, { short: true }), formatUsd(2.5, { short: true })]).toEqual(['< $0.01', '> -$0.01', '$0.00', '$2.50'])
+  })
+
+  it('a balance that is down to fractions of a cent (Echo serves calls while more than $0.0001 is left) shows what is left', async () => {
+    serveEcho({ balance: 0.0031, freeTier: null })
+    const store = await signInThroughEcho()
+    const { container } = renderWithEcho(<EchoBalance />, { store })
+    expect(container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('$0.0031')
+  })
+
+  it('an app without a free tier (Echo answers a pool of $0, spendPoolId null) shows no free-tier line', async () => {
+    serveEcho({ balance: 10, freeTier: null })
+    const store = await signInThroughEcho()
+    const { container } = renderWithEcho(<EchoBalance />, { store })
+    expect(container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('$10.00')
+    expect(container.querySelector('[data-echo-balance-free]')).toBeNull()
+    expect(store.getState().echo.balance.freeTierBalance?.userSpendInfo.spendPoolId).toBeNull()
   })
 
   it.each([

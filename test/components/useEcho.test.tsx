@@ -47,6 +47,22 @@ describe('useEcho in a provider', () => {
     })
   })
 
+  it("the user's picture comes from their Echo account (/api/v1/user's image), which Echo's userinfo leaves out", async () => {
+    serveEcho({ account: { image: 'https://cdn.echo.test/ada.png' } })
+    const store = await signInThroughEcho()
+    const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
+    expect(result.current.user).toMatchObject({ name: 'Ada Lovelace', picture: 'https://cdn.echo.test/ada.png' })
+  })
+
+  it('a picture in userinfo is taken as it is; an account without one, or one that fails, leaves the picture out and the sign-in as it was', async () => {
+    const echo = serveEcho({ userinfo: { sub: 'user-1', name: 'Ada Lovelace', picture: 'https://idp.test/ada.jpg' }, account: { image: 'https://cdn.echo.test/ada.png' } })
+    const store = await signInThroughEcho()
+    expect(store.getState().echo.auth.user?.picture).toBe('https://idp.test/ada.jpg')
+    echo.set({ userinfo: { sub: 'user-1', name: 'Ada Lovelace' }, failures: { user: { status: 500, body: { message: 'Down' } } } })
+    const again = await signInThroughEcho()
+    expect(again.getState().echo.auth).toMatchObject({ status: 'authenticated', user: { name: 'Ada Lovelace', picture: null } })
+  })
+
   it('createPaymentLink() never hands back a link the app should not follow (javascript:, plain http elsewhere)', async () => {
     serveEcho()
     const store = await signInThroughEcho()
@@ -81,11 +97,14 @@ describe('useEcho in a provider', () => {
     const store = await signInThroughEcho()
     server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'card declined' }, { status: 400 })))
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
-    await expect(result.current.createPaymentLink(5)).rejects.toThrow('{"message":"card declined"} while creating payment link')
-    await waitFor(() => expect(result.current.error).toBe('{"message":"card declined"} while creating payment link'))
+    await expect(result.current.createPaymentLink(5)).rejects.toMatchObject({
+      message: '{"message":"card declined"} while creating payment link',
+      userMessage: 'card declined while creating payment link',
+    })
+    await waitFor(() => expect(result.current.error).toBe('card declined while creating payment link'))
     server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'ledger down' }, { status: 503 })))
     await expect(result.current.refreshBalance()).rejects.toThrow('{"message":"ledger down"} while fetching balance')
-    await waitFor(() => expect(result.current.error).toBe('{"message":"ledger down"} while fetching balance'))
+    await waitFor(() => expect(result.current.error).toBe('ledger down while fetching balance'))
     store.dispatch(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: 'Sign-in was refused: access_denied' }))
     await waitFor(() => expect(result.current.error).toBe('Sign-in was refused: access_denied'))
   })

@@ -9,7 +9,9 @@ let dev: RunningDevServer
 let token: string
 
 beforeAll(async () => {
-  dev = await startDevServer({ port: 0, routerPort: 0, accessTtl: 300, autoLogin: true, streamDelayMs: 1 })
+  // modelsRoute: the dev server's own /api/v1/supported-models (not Echo's), which the model-id tests read.
+  const modelsRoute = true
+  dev = await startDevServer({ port: 0, routerPort: 0, accessTtl: 300, autoLogin: true, streamDelayMs: 1, modelsRoute })
   letLoopbackThrough()
   token = (await signIn(dev)).access_token
 })
@@ -73,14 +75,23 @@ describe('the eight /api/v1 endpoints', () => {
     })
   })
 
-  test('GET /api/v1/balance/{appId}/free, the route Echo’s SDKs call today, answers the same free tier; another app’s is a 404', async () => {
+  test('GET /api/v1/balance/{appId}/free, the route Echo’s SDKs call today, answers the same free tier', async () => {
     const byId = await get(`/api/v1/balance/${dev.appId}/free`)
     const byBody = await post('/api/v1/balance/free', { echoAppId: dev.appId })
-    const other = await get('/api/v1/balance/another-app/free')
 
     expect(byId.status).toBe(200)
     expect(await byId.json()).toEqual(await byBody.json())
-    expect(other.status).toBe(404)
+  })
+
+  test('an app without a spend pool has a free tier of nothing, both ways, as Echo answers it (no 404)', async () => {
+    const otherApp = '00000000-0000-4000-8000-000000000000'
+    const byId = await get(`/api/v1/balance/${otherApp}/free`)
+    const byBody = await post('/api/v1/balance/free', { echoAppId: otherApp })
+
+    const userSpendInfo = { userId: dev.testUser.id, echoAppId: otherApp, spendPoolId: null, amountSpent: 0 }
+    const nothing = { spendPoolBalance: 0, userSpendInfo: { ...userSpendInfo, spendLimit: null, amountLeft: 0 } }
+    expect([byId.status, await byId.json()]).toEqual([200, nothing])
+    expect([byBody.status, await byBody.json()]).toEqual([200, nothing])
   })
 
   test('POST /api/v1/balance/free without an app id is a 400 with errors', async () => {
@@ -156,6 +167,41 @@ describe('the eight /api/v1 endpoints', () => {
 
   test('a made-up bearer token is 401 too', async () => {
     expect((await get('/api/v1/balance', bearer('eyJhbGciOiJSUzI1NiJ9.e30.c2ln'))).status).toBe(401)
+  })
+})
+
+describe('GET /api/v1/supported-models, which Echo does not have (modelsRoute off, the default)', () => {
+  let echoLike: RunningDevServer
+  let echoLikeToken: string
+  beforeAll(async () => {
+    echoLike = await startDevServer({ port: 0, routerPort: 0, autoLogin: true })
+    letLoopbackThrough()
+    echoLikeToken = (await signIn(echoLike)).access_token
+  })
+  afterAll(() => echoLike.close())
+
+  const origin = { Origin: 'http://localhost:5173' }
+  const isCors = (name: string) => name.startsWith('access-control-')
+  const corsHeaders = (response: Response) => [...response.headers.keys()].filter(isCors)
+
+  test('is a 404 with no CORS headers, as any path Echo has no route for, so a page’s fetch rejects', async () => {
+    const url = `${echoLike.apiUrl}/api/v1/supported-models`
+    const got = await fetch(url, { headers: { ...bearer(echoLikeToken), ...origin } })
+    const asking = { 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' }
+    const preflight = await fetch(url, { method: 'OPTIONS', headers: { ...origin, ...asking } })
+
+    expect(got.status).toBe(404)
+    expect(got.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(corsHeaders(got)).toEqual([])
+    expect(preflight.status).toBe(404)
+    expect(corsHeaders(preflight)).toEqual([])
+  })
+
+  test('the routes Echo has still answer with CORS headers', async () => {
+    const got = await fetch(`${echoLike.apiUrl}/api/v1/balance`, { headers: { ...origin, ...bearer(echoLikeToken) } })
+
+    expect(got.status).toBe(200)
+    expect(got.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
   })
 })
 

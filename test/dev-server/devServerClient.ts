@@ -23,6 +23,8 @@ export interface TokenResponse {
   refresh_token: string
   refresh_token_expires_in: number
   scope: string
+  user: { id: string; email: string; name: string }
+  echo_app: { id: string; name: string; description: string }
   id_token?: string
 }
 
@@ -168,8 +170,29 @@ export function jwtPayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>
 }
 
+/** The header of a JWT. */
+export function jwtHeader(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>
+}
+
+/** What Echo's 401 and 402 pages are: Express's default error page for the status. */
+export function expressErrorPage(status: 'Unauthorized' | 'Payment Required') {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Error</title>
+</head>
+<body>
+<pre>${status}</pre>
+</body>
+</html>
+`
+}
+
 // Asymmetric matchers typed as the values they stand for, so object literals stay typed.
 export const anyString = expect.any(String) as unknown as string
 export const anyNumber = expect.any(Number) as unknown as number
 export const stringContaining = (text: string) => expect.stringContaining(text) as unknown as string
 export const stringMatching = (pattern: RegExp) => expect.stringMatching(pattern) as unknown as string
+export const anyUuid = stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)

@@ -5,6 +5,7 @@ import { Ledger, MIN_CREDIT_MICROS, toMicros } from '../../dev-server/ledger/led
 /** The demo app (fixtures.mjs), whose free tier is $1 a user from a $5 pool. */
 const DEMO_APP_ID = '6f1d2c7a-3b8e-4e15-9c0a-2d7b5e8f4a31'
 const OTHER_APP = '00000000-0000-4000-8000-000000000000'
+const TEST_USER_ID = '0b9e4a6c-1f3d-4c8e-a2b5-9d7f6e1c3a58'
 
 /** A ledger with `paid` USD of paid balance and `free` USD left of the demo app's $1 free tier. */
 function ledgerWith(paid: number, free: number) {
@@ -13,7 +14,7 @@ function ledgerWith(paid: number, free: number) {
   return ledger
 }
 
-const freeLeft = (ledger: Ledger) => ledger.freeTier(DEMO_APP_ID)!.userSpendInfo.amountLeft
+const freeLeft = (ledger: Ledger) => ledger.freeTier(DEMO_APP_ID).userSpendInfo.amountLeft
 
 describe('billing, as Echo’s router does', () => {
   test('the demo app’s free tier is drawn first, then the paid balance, exact in micro-dollars', () => {
@@ -32,7 +33,18 @@ describe('billing, as Echo’s router does', () => {
     expect(ledger.charge(OTHER_APP, 300_000)).toEqual({ echoAppId: OTHER_APP, freeMicros: 0, paidMicros: 300_000 })
     expect(ledger.balance().balance).toBe(0.7)
     expect(freeLeft(ledger)).toBe(1)
-    expect(ledger.freeTier(OTHER_APP)).toBeUndefined()
+    // Echo answers an app without a spend pool with nothing in it, not a 404.
+    expect(ledger.freeTier(OTHER_APP)).toEqual({
+      spendPoolBalance: 0,
+      userSpendInfo: {
+        userId: TEST_USER_ID,
+        echoAppId: OTHER_APP,
+        spendPoolId: null,
+        amountSpent: 0,
+        spendLimit: null,
+        amountLeft: 0,
+      },
+    })
     expect(ledger.setFreeTierLeft(OTHER_APP, 0.5)).toBe(false)
   })
 
@@ -81,7 +93,7 @@ describe('billing, as Echo’s router does', () => {
     ledger.refund(draw, 100_000)
 
     expect(freeLeft(ledger)).toBe(1)
-    expect(ledger.freeTier(DEMO_APP_ID)!.userSpendInfo.amountSpent).toBe(0)
+    expect(ledger.freeTier(DEMO_APP_ID).userSpendInfo.amountSpent).toBe(0)
   })
 
   test('the free tier left can be set from 0 to the spend limit, not above', () => {

@@ -1,16 +1,21 @@
+import { createHmac } from 'node:crypto'
+
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import {
   anyNumber,
   anyString,
+  anyUuid,
   APP_ORIGIN,
   authorize,
   authorizeUrl,
   bearer,
   CookieJar,
   exchangeCode,
+  expressErrorPage,
   follow,
+  jwtHeader,
   jwtPayload,
   letLoopbackThrough,
   makePkce,
@@ -21,6 +26,7 @@ import {
   type TokenResponse,
 } from './devServerClient'
 
+// Echo's behaviour, the default: a code may be exchanged again, a rotated refresh token has 2 minutes of grace.
 let dev: RunningDevServer
 
 beforeAll(async () => {
@@ -28,6 +34,20 @@ beforeAll(async () => {
 })
 afterAll(() => dev.close())
 beforeEach(letLoopbackThrough)
+
+async function balanceStatus(server: RunningDevServer, token: string) {
+  return (await fetch(`${server.apiUrl}/api/v1/balance`, { headers: bearer(token) })).status
+}
+
+function validateToken(server: RunningDevServer, token: string) {
+  return fetch(`${server.apiUrl}/api/validate-jwt-token`, { method: 'POST', headers: { 'X-Echo-Token': token } })
+}
+
+function callRouter(server: RunningDevServer, token: string) {
+  return fetch(`${server.routerUrl}/chat/completions`, { method: 'POST', headers: bearer(token), body: '{}' })
+}
+
+const PKCE_FAILED = { error: 'invalid_request', error_description: 'PKCE verification failed' }
 
 describe('sign-in with auto-login (code + PKCE, headless)', () => {
   test('following redirects with a cookie jar ends at the redirect URI with a code and the state', async () => {
@@ -38,7 +58,7 @@ describe('sign-in with auto-login (code + PKCE, headless)', () => {
     expect(back.searchParams.get('state')).toBe('state-1')
   })
 
-  test('the code and its verifier buy an access and a refresh token with Echo’s scope, and no id_token', async () => {
+  test('the code and its verifier buy tokens with Echo’s scope, the user and the app, and no id_token', async () => {
     const { back, pkce, redirectUri } = await authorize(dev)
 
     const response = await exchangeCode(dev, back.searchParams.get('code')!, redirectUri, pkce.verifier)
@@ -48,42 +68,24 @@ describe('sign-in with auto-login (code + PKCE, headless)', () => {
     expect(tokens).toEqual({
       access_token: anyString,
       token_type: 'Bearer',
-      expires_in: 120,
+      // Counted at answer time, as Echo does: a second less than the 120 s the token lives.
+      expires_in: 119,
       refresh_token: anyString,
       refresh_token_expires_in: 2_592_000,
       scope: SCOPE,
+      user: { id: dev.testUser.id, email: 'test@example.com', name: 'Test User' },
+      echo_app: { id: dev.appId, name: 'echo-rtk demo', description: anyString },
     })
     expect(tokens).not.toHaveProperty('id_token')
   })
 
-  test('the access token is a JWT for the router whose exp follows the access-token setting', async () => {
-    const tokens = await signIn(dev)
-
-    const claims = jwtPayload(tokens.access_token)
-    expect(claims).toMatchObject({ sub: dev.testUser.id, client_id: dev.appId, scope: SCOPE, iss: dev.apiUrl, aud: dev.routerUrl })
-    expect(Number(claims.exp) - Number(claims.iat)).toBe(120)
-  })
-
-  test('a wrong code verifier is refused', async () => {
+  test('a wrong code verifier is refused: PKCE verification failed', async () => {
     const { back, redirectUri } = await authorize(dev)
 
     const response = await exchangeCode(dev, back.searchParams.get('code')!, redirectUri, makePkce().verifier)
 
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ error: 'invalid_request', error_description: anyString })
-  })
-
-  test('a code works once: the second exchange fails and takes the first tokens with it', async () => {
-    const { back, pkce, redirectUri } = await authorize(dev)
-    const code = back.searchParams.get('code')!
-    const first = (await (await exchangeCode(dev, code, redirectUri, pkce.verifier)).json()) as TokenResponse
-
-    const second = await exchangeCode(dev, code, redirectUri, pkce.verifier)
-
-    expect(second.status).toBe(400)
-    expect(await second.json()).toEqual({ error: 'invalid_request', error_description: anyString })
-    expect((await refresh(dev, first.refresh_token)).status).toBe(400)
-    expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(first.access_token) })).status).toBe(401)
+    expect(await response.json()).toEqual(PKCE_FAILED)
   })
 
   test('PKCE is required', async () => {
@@ -100,7 +102,175 @@ describe('sign-in with auto-login (code + PKCE, headless)', () => {
   })
 })
 
+describe('access tokens in Echo’s shape', () => {
+  test('an HS256 JWT for the app with Echo’s claims, no issuer, and exp from the access-token setting', async () => {
+    const tokens = await signIn(dev)
+
+    const claims = jwtPayload(tokens.access_token)
+    expect(jwtHeader(tokens.access_token)).toEqual({ alg: 'HS256', typ: 'JWT' })
+    expect(claims).toEqual({
+      user_id: dev.testUser.id,
+      app_id: dev.appId,
+      scope: SCOPE,
+      key_version: 1,
+      session_id: anyUuid,
+      sub: dev.testUser.id,
+      aud: dev.appId,
+      jti: anyString,
+      iat: anyNumber,
+      exp: anyNumber,
+    })
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(120)
+  })
+
+  test('session_id names the grant: the same after a refresh, another for another sign-in', async () => {
+    const tokens = await signIn(dev)
+    const renewed = (await (await refresh(dev, tokens.refresh_token)).json()) as TokenResponse
+    const other = await signIn(dev)
+
+    const sessionOf = (token: string) => jwtPayload(token).session_id
+    expect(sessionOf(renewed.access_token)).toBe(sessionOf(tokens.access_token))
+    expect(sessionOf(other.access_token)).not.toBe(sessionOf(tokens.access_token))
+  })
+
+  test('a forged token is refused by the API, userinfo, token validation and the router', async () => {
+    const { access_token: token } = await signIn(dev)
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const claims = jwtPayload(token)
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const signedWith = (secret: string, head: string, body: string) => {
+      return `${head}.${body}.${createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')}`
+    }
+    const forged = [
+      `${header}.${encode({ ...claims, exp: Number(claims.exp) + 3600 })}.${signature}`,
+      signedWith('not the server secret', header, payload),
+      `${encode({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+    ]
+
+    for (const bad of forged) {
+      const validated = await validateToken(dev, bad)
+      expect(await balanceStatus(dev, bad)).toBe(401)
+      expect((await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: bearer(bad) })).status).toBe(401)
+      expect([validated.status, await validated.json()]).toEqual([401, { valid: false, error: 'Invalid token' }])
+      expect((await callRouter(dev, bad)).status).toBe(401)
+    }
+    expect(await balanceStatus(dev, token)).toBe(200)
+  })
+
+  test('/api/validate-jwt-token answers as Echo does', async () => {
+    const { access_token: token } = await signIn(dev)
+
+    const response = await validateToken(dev, token)
+
+    expect(await response.json()).toEqual({ valid: true, userId: dev.testUser.id, appId: dev.appId, scope: SCOPE })
+  })
+
+  test('the JWKS route still answers, with no secret in it', async () => {
+    const response = await fetch(`${dev.apiUrl}/.well-known/jwks.json`)
+    const { keys } = (await response.json()) as { keys: Record<string, unknown>[] }
+
+    expect(response.status).toBe(200)
+    expect(keys.every((key) => key.kty !== 'oct' && key.k === undefined && key.d === undefined)).toBe(true)
+  })
+})
+
+describe('a reused authorization code, as Echo takes it (codeReplay, the default)', () => {
+  test('a second exchange within the code’s life answers 200, and the first tokens keep working', async () => {
+    const { back, pkce, redirectUri } = await authorize(dev)
+    const code = back.searchParams.get('code')!
+    const first = (await (await exchangeCode(dev, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+
+    const replayed = await exchangeCode(dev, code, redirectUri, pkce.verifier)
+    const second = (await replayed.json()) as TokenResponse
+
+    expect(replayed.status).toBe(200)
+    expect(second).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 119,
+      scope: SCOPE,
+      refresh_token: anyString,
+      echo_app: { id: dev.appId },
+    })
+    expect(jwtPayload(second.access_token).session_id).toBe(jwtPayload(first.access_token).session_id)
+    expect(await balanceStatus(dev, second.access_token)).toBe(200)
+    expect(await balanceStatus(dev, first.access_token)).toBe(200)
+    expect((await refresh(dev, first.refresh_token)).status).toBe(200)
+  })
+
+  test('a replay with a wrong verifier is refused, PKCE verification failed, and revokes nothing', async () => {
+    const { back, pkce, redirectUri } = await authorize(dev)
+    const code = back.searchParams.get('code')!
+    const first = (await (await exchangeCode(dev, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+
+    const wrong = await exchangeCode(dev, code, redirectUri, makePkce().verifier)
+
+    expect(wrong.status).toBe(400)
+    expect(await wrong.json()).toEqual(PKCE_FAILED)
+    expect(await balanceStatus(dev, first.access_token)).toBe(200)
+    expect((await exchangeCode(dev, code, redirectUri, pkce.verifier)).status).toBe(200)
+  })
+})
+
+describe('stricter than Echo: codeReplay and refreshGrace off', () => {
+  let strict: RunningDevServer
+  beforeAll(async () => {
+    strict = await startDevServer({
+      port: 0,
+      routerPort: 0,
+      accessTtl: 120,
+      autoLogin: true,
+      refreshGrace: false,
+      codeReplay: false,
+    })
+  })
+  afterAll(() => strict.close())
+
+  test('a code works once: the second exchange fails and takes the first tokens with it', async () => {
+    const { back, pkce, redirectUri } = await authorize(strict)
+    const code = back.searchParams.get('code')!
+    const first = (await (await exchangeCode(strict, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+
+    const second = await exchangeCode(strict, code, redirectUri, pkce.verifier)
+
+    expect(second.status).toBe(400)
+    expect(await second.json()).toEqual({ error: 'invalid_request', error_description: anyString })
+    expect((await refresh(strict, first.refresh_token)).status).toBe(400)
+    expect(await balanceStatus(strict, first.access_token)).toBe(401)
+  })
+
+  test('a used code with a wrong verifier: PKCE verification failed, and the grant stays', async () => {
+    const { back, pkce, redirectUri } = await authorize(strict)
+    const code = back.searchParams.get('code')!
+    const first = (await (await exchangeCode(strict, code, redirectUri, pkce.verifier)).json()) as TokenResponse
+
+    const wrong = await exchangeCode(strict, code, redirectUri, makePkce().verifier)
+
+    expect(await wrong.json()).toEqual(PKCE_FAILED)
+    expect(await balanceStatus(strict, first.access_token)).toBe(200)
+  })
+
+  test('presenting a rotated refresh token again fails and revokes the whole grant', async () => {
+    const tokens = await signIn(strict)
+    const renewed = (await (await refresh(strict, tokens.refresh_token)).json()) as TokenResponse
+
+    const reused = await refresh(strict, tokens.refresh_token)
+
+    expect(reused.status).toBe(400)
+    expect(await reused.json()).toEqual({ error: 'invalid_request', error_description: anyString })
+    expect((await refresh(strict, renewed.refresh_token)).status).toBe(400)
+    expect(await balanceStatus(strict, renewed.access_token)).toBe(401)
+  })
+})
+
 describe('redirect URIs', () => {
+  test('a redirect URI without a path gets the code at its root, as Echo sends it: /?code=…&state=…', async () => {
+    const { back, pkce } = await authorize(dev, APP_ORIGIN)
+
+    expect(back.origin + back.pathname).toBe(`${APP_ORIGIN}/`)
+    expect([...back.searchParams.keys()]).toEqual(['code', 'state'])
+    expect((await exchangeCode(dev, back.searchParams.get('code')!, APP_ORIGIN, pkce.verifier)).status).toBe(200)
+  })
+
   test.each(['http://localhost:3000/', 'http://localhost:61234/auth/callback?x=1', 'http://127.0.0.1:5174/cb', 'http://localhost/'])(
     'any loopback URI is accepted for the demo app: %s',
     async (redirectUri) => {
@@ -131,45 +301,32 @@ describe('refresh tokens', () => {
     const renewed = (await response.json()) as TokenResponse
 
     expect(response.status).toBe(200)
-    expect(renewed).toMatchObject({ token_type: 'Bearer', expires_in: 120, scope: SCOPE, refresh_token_expires_in: 2_592_000 })
+    expect(renewed).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 119,
+      scope: SCOPE,
+      refresh_token_expires_in: 2_592_000,
+      user: { id: dev.testUser.id },
+      echo_app: { id: dev.appId },
+    })
     expect(renewed.refresh_token).not.toBe(tokens.refresh_token)
     expect(renewed.access_token).not.toBe(tokens.access_token)
     expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
     expect((await refresh(dev, renewed.refresh_token)).status).toBe(200)
   })
 
-  test('presenting a rotated refresh token again fails and revokes the whole grant', async () => {
+  test("Echo's grace (refreshGrace, the default): a rotated token still works, nothing is revoked", async () => {
     const tokens = await signIn(dev)
     const renewed = (await (await refresh(dev, tokens.refresh_token)).json()) as TokenResponse
 
     const reused = await refresh(dev, tokens.refresh_token)
+    const again = (await reused.json()) as TokenResponse
 
-    expect(reused.status).toBe(400)
-    expect(await reused.json()).toEqual({ error: 'invalid_request', error_description: anyString })
-    expect((await refresh(dev, renewed.refresh_token)).status).toBe(400)
-    expect((await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(401)
-  })
-
-  describe("with Echo's grace (refreshGrace)", () => {
-    let graceful: RunningDevServer
-    beforeAll(async () => {
-      graceful = await startDevServer({ port: 0, routerPort: 0, accessTtl: 120, autoLogin: true, refreshGrace: true })
-    })
-    afterAll(() => graceful.close())
-
-    test('a rotated refresh token still works: each reuse mints new tokens, and nothing is revoked', async () => {
-      const tokens = await signIn(graceful)
-      const renewed = (await (await refresh(graceful, tokens.refresh_token)).json()) as TokenResponse
-
-      const reused = await refresh(graceful, tokens.refresh_token)
-      const again = (await reused.json()) as TokenResponse
-
-      expect(reused.status).toBe(200)
-      expect(again.refresh_token).not.toBe(renewed.refresh_token)
-      expect((await fetch(`${graceful.apiUrl}/api/v1/balance`, { headers: bearer(again.access_token) })).status).toBe(200)
-      expect((await fetch(`${graceful.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
-      expect((await refresh(graceful, again.refresh_token)).status).toBe(200)
-    })
+    expect(reused.status).toBe(200)
+    expect(again.refresh_token).not.toBe(renewed.refresh_token)
+    expect(await balanceStatus(dev, again.access_token)).toBe(200)
+    expect(await balanceStatus(dev, renewed.access_token)).toBe(200)
+    expect((await refresh(dev, again.refresh_token)).status).toBe(200)
   })
 })
 
@@ -193,9 +350,16 @@ describe('userinfo', () => {
     })
   })
 
-  test('refuses a missing or made-up token with 401', async () => {
-    expect((await fetch(`${dev.apiUrl}/api/oauth/userinfo`)).status).toBe(401)
-    expect((await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: bearer('not-a-token') })).status).toBe(401)
+  test('refuses a missing or made-up token as Echo: 401 {"message":"Unauthorized"}, no WWW-Authenticate', async () => {
+    const missing = await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: { Origin: APP_ORIGIN } })
+    const madeUp = await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: bearer('not-a-token') })
+
+    for (const response of [missing, madeUp]) {
+      expect(response.status).toBe(401)
+      expect(response.headers.get('www-authenticate')).toBeNull()
+      expect(await response.text()).toBe('{"message":"Unauthorized"}')
+    }
+    expect(missing.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
   })
 })
 
@@ -313,7 +477,7 @@ describe('access-token lifetime', () => {
     const shortLived = await startDevServer({ port: 0, routerPort: 0, accessTtl: 1, autoLogin: true })
     try {
       const tokens = await signIn(shortLived)
-      expect(tokens.expires_in).toBe(1)
+      expect(tokens.expires_in).toBe(0)
       expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(tokens.access_token) })).status).toBe(200)
 
       // Bounded wait: expiry is whole seconds, so at most ~2 s.
@@ -325,6 +489,8 @@ describe('access-token lifetime', () => {
       }
 
       expect(status).toBe(401)
+      const routed = await callRouter(shortLived, tokens.access_token)
+      expect([routed.status, await routed.text()]).toEqual([401, expressErrorPage('Unauthorized')])
       const renewed = (await (await refresh(shortLived, tokens.refresh_token)).json()) as TokenResponse
       expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
     } finally {

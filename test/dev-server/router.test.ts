@@ -5,7 +5,7 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { anyNumber, anyString, bearer, getBalance, getFreeTier, letLoopbackThrough, setBalance, signIn, stringContaining } from './devServerClient'
+import { anyNumber, anyString, bearer, expressErrorPage, getBalance, getFreeTier, letLoopbackThrough, setBalance, signIn, stringContaining, stringMatching } from './devServerClient'
 
 const STREAM_DELAY_MS = 8
 
@@ -13,7 +13,15 @@ let dev: RunningDevServer
 let token: string
 
 beforeAll(async () => {
-  dev = await startDevServer({ port: 0, routerPort: 0, accessTtl: 300, autoLogin: true, streamDelayMs: STREAM_DELAY_MS })
+  // modelsRoute: the dev server's own /api/v1/supported-models, which one test checks against the router.
+  dev = await startDevServer({
+    port: 0,
+    routerPort: 0,
+    accessTtl: 300,
+    autoLogin: true,
+    streamDelayMs: STREAM_DELAY_MS,
+    modelsRoute: true,
+  })
   letLoopbackThrough()
   token = (await signIn(dev)).access_token
 })
@@ -204,14 +212,16 @@ describe('billing', () => {
     expect(spent).toBeCloseTo(answer.usage.prompt_tokens * 0.0002 + answer.usage.completion_tokens * 0.001, 6)
   })
 
-  test('$0.0001 or less left gets 402 with an HTML body, and nothing is charged', async () => {
+  test('$0.0001 or less left gets 402, Express’s error page as from Echo’s router; nothing is charged', async () => {
     await setBalance(dev, 0.0001)
 
     const response = await call('/chat/completions', chat())
 
     expect(response.status).toBe(402)
-    expect(response.headers.get('content-type')).toContain('text/html')
-    expect(await response.text()).toContain('<html')
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await response.text()).toBe(expressErrorPage('Payment Required'))
     expect(await getBalance(dev, token)).toBe(0.0001)
     await setBalance(dev, 0, 0.0001)
     expect((await call('/chat/completions', chat())).status).toBe(402)
@@ -310,27 +320,49 @@ describe('the free tier, drawn first as Echo’s router does', () => {
 })
 
 describe('errors', () => {
-  test('no token is 402 with an HTML body, as Echo’s router', async () => {
+  test('no token is 402 with an x402 payment challenge in JSON, as Echo’s router', async () => {
     const response = await call('/chat/completions', chat(), {})
 
     expect(response.status).toBe(402)
-    expect(await response.text()).toMatch(/^<!DOCTYPE html>/)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(response.headers.get('www-authenticate')).toMatch(/^X-402\b/)
+    expect(await response.json()).toEqual({
+      x402Version: 1,
+      error: 'X-PAYMENT header is required',
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base',
+          maxAmountRequired: stringMatching(/^\d+$/),
+          resource: `${dev.routerUrl}/chat/completions`,
+          description: anyString,
+          mimeType: 'application/json',
+          payTo: '0x0000000000000000000000000000000000000000',
+          maxTimeoutSeconds: 60,
+          asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        },
+      ],
+    })
+    expect(await getBalance(dev, token)).toBe(10)
   })
 
-  test('an invalid token is 401', async () => {
+  test('an invalid token is 401 with Express’s error page, as Echo’s router', async () => {
     const response = await call('/chat/completions', chat(), bearer('not-a-token'))
 
     expect(response.status).toBe(401)
-    expect(await response.json()).toEqual({ error: anyString })
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await response.text()).toBe(expressErrorPage('Unauthorized'))
+    expect(response.headers.get('www-authenticate')).toBeNull()
   })
 
-  test('an unknown model is 422 {error}', async () => {
+  test('an unknown model is 422 {error} in Echo’s words', async () => {
     const openai = await call('/chat/completions', chat({ model: 'gpt-99' }))
     const google = await call('/models/gemini-0:generateContent', { contents: [] })
 
     expect(openai.status).toBe(422)
-    expect(await openai.json()).toEqual({ error: stringContaining('gpt-99') })
+    expect(await openai.text()).toBe('{"error":"Invalid model: gpt-99 Echo does not yet support this model."}')
     expect(google.status).toBe(422)
+    expect(await google.json()).toEqual({ error: 'Invalid model: gemini-0 Echo does not yet support this model.' })
   })
 
   test('CORS: a preflight to the router names Authorization and echoes the official SDKs’ headers', async () => {

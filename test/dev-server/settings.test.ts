@@ -2,22 +2,52 @@ import { createServer } from 'node:net'
 
 import { describe, expect, test } from 'vitest'
 
-import { DEFAULT_SETTINGS, readSettings, resolveSettings } from '../../dev-server/settings.mjs'
+import { DEFAULT_SETTINGS, readSettings, resolveSettings, SETTING_SOURCES, usage } from '../../dev-server/settings.mjs'
 import { startDevServer } from '../../dev-server/startDevServer.mjs'
 
 describe('the settings contract (environment variables and flags)', () => {
-  test('the defaults: 8787, 8788, 900 s tokens, no auto-login, 30 ms between chunks, $10, no refresh-token grace', () => {
-    expect(resolveSettings()).toEqual({ port: 8787, routerPort: 8788, accessTtl: 900, autoLogin: false, streamDelayMs: 30, balance: 10, refreshGrace: false })
+  test('the defaults: 8787, 8788, 900 s tokens, no auto-login, 30 ms a chunk, $10, and Echo’s behaviour', () => {
+    expect(resolveSettings()).toEqual({
+      port: 8787,
+      routerPort: 8788,
+      accessTtl: 900,
+      autoLogin: false,
+      streamDelayMs: 30,
+      balance: 10,
+      refreshGrace: true,
+      codeReplay: true,
+      modelsRoute: false,
+    })
     expect(DEFAULT_SETTINGS.port).toBe(8787)
   })
 
   test('every environment variable is read', () => {
     const { settings } = readSettings(
-      { ECHO_DEV_PORT: '9000', ECHO_DEV_ROUTER_PORT: '9001', ECHO_DEV_ACCESS_TTL: '15', ECHO_DEV_AUTO_LOGIN: '1', ECHO_DEV_STREAM_DELAY: '5', ECHO_DEV_BALANCE: '0.5', ECHO_DEV_REFRESH_GRACE: '1' },
+      {
+        ECHO_DEV_PORT: '9000',
+        ECHO_DEV_ROUTER_PORT: '9001',
+        ECHO_DEV_ACCESS_TTL: '15',
+        ECHO_DEV_AUTO_LOGIN: '1',
+        ECHO_DEV_STREAM_DELAY: '5',
+        ECHO_DEV_BALANCE: '0.5',
+        ECHO_DEV_REFRESH_GRACE: '0',
+        ECHO_DEV_CODE_REPLAY: '0',
+        ECHO_DEV_MODELS_ROUTE: '1',
+      },
       [],
     )
 
-    expect(settings).toEqual({ port: 9000, routerPort: 9001, accessTtl: 15, autoLogin: true, streamDelayMs: 5, balance: 0.5, refreshGrace: true })
+    expect(settings).toEqual({
+      port: 9000,
+      routerPort: 9001,
+      accessTtl: 15,
+      autoLogin: true,
+      streamDelayMs: 5,
+      balance: 0.5,
+      refreshGrace: false,
+      codeReplay: false,
+      modelsRoute: true,
+    })
   })
 
   test('every flag is read, as `--flag value` or `--flag=value`, and wins over its variable', () => {
@@ -32,9 +62,21 @@ describe('the settings contract (environment variables and flags)', () => {
       '--balance',
       '2',
       '--refresh-grace',
+      '--code-replay=0',
+      '--models-route',
     ])
 
-    expect(settings).toEqual({ port: 8000, routerPort: 8001, accessTtl: 15, autoLogin: true, streamDelayMs: 0, balance: 2, refreshGrace: true })
+    expect(settings).toEqual({
+      port: 8000,
+      routerPort: 8001,
+      accessTtl: 15,
+      autoLogin: true,
+      streamDelayMs: 0,
+      balance: 2,
+      refreshGrace: true,
+      codeReplay: false,
+      modelsRoute: true,
+    })
   })
 
   test('--auto-login takes an optional 1 or 0; ECHO_DEV_AUTO_LOGIN=0 is off', () => {
@@ -43,6 +85,18 @@ describe('the settings contract (environment variables and flags)', () => {
     expect(readSettings({ ECHO_DEV_AUTO_LOGIN: '0' }, []).settings.autoLogin).toBe(false)
     expect(readSettings({}, ['--help']).help).toBe(true)
     expect(readSettings({ ECHO_DEV_REFRESH_GRACE: '1' }, ['--no-refresh-grace']).settings.refreshGrace).toBe(false)
+    const negated = readSettings({}, ['--no-code-replay', '--no-models-route']).settings
+    expect(negated).toEqual({ codeReplay: false, modelsRoute: false })
+    expect(readSettings({ ECHO_DEV_CODE_REPLAY: 'off' }, ['--code-replay', '1']).settings.codeReplay).toBe(true)
+  })
+
+  test('--help lists every setting with its variable, and says which are on by default', () => {
+    const text = usage()
+
+    expect(SETTING_SOURCES.filter(({ env, flag }) => !text.includes(env) || !text.includes(flag))).toEqual([])
+    expect(text).toMatch(/--refresh-grace .*\(default 1; 0: /)
+    expect(text).toMatch(/--code-replay .*\(default 1; 0: /)
+    expect(text).toMatch(/--models-route .*\(default 0/)
   })
 
   test('a bad value or an unknown flag is refused with its name', () => {
@@ -52,6 +106,10 @@ describe('the settings contract (environment variables and flags)', () => {
     expect(() => resolveSettings({ accessTtl: 0 })).toThrow(/accessTtl/)
     expect(() => resolveSettings({ port: 70000 })).toThrow(/port/)
     expect(() => resolveSettings({ port: 9000, routerPort: 9000 })).toThrow(/differ/)
+    const notBoolean = 'yes' as unknown as boolean
+    expect(() => resolveSettings({ codeReplay: notBoolean })).toThrow(/codeReplay must be true or false/)
+    expect(() => resolveSettings({ modelsRoute: notBoolean })).toThrow(/modelsRoute must be true or false/)
+    expect(() => readSettings({ ECHO_DEV_CODE_REPLAY: 'maybe' }, [])).toThrow(/ECHO_DEV_CODE_REPLAY must be 1 or 0/)
   })
 
   test('a port in use is reported, and nothing is left listening', async () => {

@@ -37,10 +37,11 @@ export interface DemoUnderTest {
 
 /**
  * The local Echo, the demo app and a headless Chromium with a fresh profile, for one test file;
- * `close()` stops all three and removes the profile, leaving no process behind.
+ * `close()` stops all three and removes the profile, leaving no process behind. Echo's leniencies
+ * are off unless asked for: a reused code or refresh token revokes the grant.
  */
-export async function openDemo({ accessTtl = 900, autoLogin = false, refreshGrace = false } = {}): Promise<DemoUnderTest> {
-  const demo = await startDemo({ devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, streamDelayMs: 30 }, appPort: 0 })
+export async function openDemo({ accessTtl = 900, autoLogin = false, refreshGrace = false, codeReplay = false } = {}): Promise<DemoUnderTest> {
+  const demo = await startDemo({ devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, codeReplay, streamDelayMs: 30 }, appPort: 0 })
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-e2e-'))
   let browser: BrowserContext
   try {

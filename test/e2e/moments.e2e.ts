@@ -99,7 +99,7 @@ describe('<EchoAccount> in the app bar', () => {
       await expect.poll(() => credit(phone)).toBe(0)
     })
     // The browser itself logs each refused call; nothing else went wrong.
-    expect(problems.filter((problem) => !/^(console: Failed to load resource: the server responded with a status of 402|402 \/responses$)/.test(problem))).toEqual([])
+    expect(problems.filter((problem) => !/^(console: Failed to load resource: the server responded with a status of 402|402 \/chat\/completions$)/.test(problem))).toEqual([])
     await demo.setLeft({ balance: 10, freeTier: 1 })
   })
 
@@ -113,7 +113,7 @@ describe('<EchoAccount> in the app bar', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'session-ended-desktop.png') })
     // SPEC §8 logs the failed refresh; the browser logs the refused token and the 401 that led to it.
-    const expected = /^(console: Token refresh failed:|console: Failed to load resource: the server responded with a status of (400|401)|401 \/responses$|400 \/api\/oauth\/token$)/
+    const expected = /^(console: Token refresh failed:|console: Failed to load resource: the server responded with a status of (400|401)|401 \/chat\/completions$|400 \/api\/oauth\/token$)/
     expect(problems.filter((problem) => !expected.test(problem))).toEqual([])
     expect(problems.some((problem) => problem.startsWith('console: Token refresh failed:'))).toBe(true)
   })

@@ -94,9 +94,11 @@ describe('a Next.js app whose chat runs in its own route, billed to the signed-i
     const refreshes = calls.filter((call) => call.what === 'refresh')
     expect(calls.filter((call) => call.what === 'chat').map((call) => call.status)).toEqual([200, 200, 200])
     expect(refreshes.every((call) => call.status === 200)).toBe(true)
-    // Renewed at two thirds of each 6-second life: one refresh per 4 s, never a burst.
-    expect(refreshes.length).toBeGreaterThanOrEqual(Math.floor(elapsed / 4) - 1)
-    expect(refreshes.length).toBeLessThanOrEqual(Math.ceil(elapsed / 4) + 1)
+    // Renewed at two thirds of the life each token answer gives, never in a burst. Echo counts
+    // expires_in at answer time, a second less than the 6-second life: one refresh per 10/3 s.
+    const renewEvery = ((ACCESS_TTL_S - 1) * 2) / 3
+    expect(refreshes.length).toBeGreaterThanOrEqual(Math.floor(elapsed / renewEvery) - 1)
+    expect(refreshes.length).toBeLessThanOrEqual(Math.ceil(elapsed / renewEvery) + 1)
   })
 
   it('spent to a 402: the route answers 402 and the top-up offer opens', async () => {

@@ -68,7 +68,7 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
   const env = { NEXT_TELEMETRY_DISABLED: '1' }
   await run(process.execPath, [join(REPO, 'node_modules/tsup/dist/cli-default.js')], { cwd: REPO, env })
   await run(process.execPath, [NEXT_BIN, 'build'], { cwd: NEXT_APP, env })
-  const dev = await startDevServer({ port: 0, routerPort: 0, accessTtl, autoLogin: true, streamDelayMs: 20 })
+  const dev = await startDevServer({ port: 0, routerPort: 0, accessTtl, autoLogin: true, refreshGrace: false, codeReplay: false, streamDelayMs: 20 })
   const port = await freePort()
   const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: NEXT_APP,

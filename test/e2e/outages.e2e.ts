@@ -64,7 +64,8 @@ describe('a session with 6-second tokens, through faults a browser lives with', 
     const refreshes = watchRefreshes(page)
     await signInThroughPages(page, demo)
     await browser.setOffline(true)
-    // Renewed at 4 s of 6; offline it fails, and the backoff tries again 2 s and 5 s later.
+    // Renewed at two thirds of the 5 s Echo's answer gives (a second short of the 6 s life); offline
+    // it fails, and the backoff tries again 2 s and 5 s later.
     await reconnecting(page).waitFor({ timeout: 10_000 })
     await pause(6_000)
     expect(await page.getByRole('alert').count()).toBe(0)

@@ -21,11 +21,15 @@ import(process.argv[1]).then(async ({ startDevServer }) => {
  */
 export const DEV_SERVER_START_MS = 60_000
 
-/** Starts the dev server (free ports) in a child process; `close()` stops it. */
+/**
+ * Starts the dev server (free ports) in a child process; `close()` stops it. Echo's leniencies are
+ * off unless asked for (a reused code or refresh token revokes the grant), as these tests were written.
+ */
 export function startDevServerProcess(settings: Partial<DevServerSettings> = {}): Promise<RunningDevServer> {
   // From the repo root (where vitest runs): under jsdom, import.meta.url is not a file URL.
   const entry = resolve('dev-server/startDevServer.mjs')
-  const child = spawn(process.execPath, ['--input-type=module', '-e', START, entry, JSON.stringify({ port: 0, routerPort: 0, autoLogin: true, streamDelayMs: 0, ...settings })], {
+  const resolved = { port: 0, routerPort: 0, autoLogin: true, streamDelayMs: 0, refreshGrace: false, codeReplay: false, ...settings }
+  const child = spawn(process.execPath, ['--input-type=module', '-e', START, entry, JSON.stringify(resolved)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   return new Promise((started, reject) => {

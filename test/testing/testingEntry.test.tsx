@@ -62,7 +62,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     await expect(client.apps.get(echoFixtures.app.id)).resolves.toEqual(echoFixtures.app)
     await expect(client.balance.get()).resolves.toEqual(echoFixtures.balance)
     await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual(echoFixtures.freeTierBalance)
-    await expect(client.models.supported()).resolves.toEqual(echoFixtures.supportedModels)
+    await expect(client.models.supported()).resolves.toEqual({ ...echoFixtures.supportedModels, source: 'echo' })
     await expect(client.payments.createPaymentLink({ amount: 5 })).resolves.toMatchObject({ paymentLink: { url: echoFixtures.checkoutUrl, amount: 5 } })
     await expect(client.users.get()).resolves.toEqual(echoFixtures.account)
     await expect(client.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code: 'FRIEND' })).resolves.toEqual({ success: true, message: 'Referral registered' })
@@ -115,13 +115,16 @@ describe('echoHandlers scenarios', () => {
     expect(isInsufficientFunds({ statusCode: response.status })).toBe(true)
   })
 
-  it('balance and freeTier set the figures; freeTier: null is an app without one', async () => {
+  it('balance and freeTier set the figures; freeTier: null is an app without one, as Echo answers it', async () => {
     server.use(...echoHandlers({ ...config, balance: 3.5, freeTier: 0.25 }))
     const client = new EchoClient({ apiKey: 't', apiUrl: config.apiUrl })
     expect((await client.balance.get()).balance).toBe(3.5)
     expect((await client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).userSpendInfo).toMatchObject({ amountLeft: 0.25, echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' })
     server.resetHandlers(...echoHandlers({ ...config, freeTier: null }))
-    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).rejects.toMatchObject({ code: 'HTTP_404' })
+    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual({
+      spendPoolBalance: 0,
+      userSpendInfo: { userId: 'user-1', echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', spendPoolId: null, amountSpent: 0, spendLimit: null, amountLeft: 0 },
+    })
   })
 
   it('answer and streamDelayMs: the chat answers that text, streamed piece by piece at that pace', async () => {

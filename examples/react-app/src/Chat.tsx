@@ -20,7 +20,8 @@ export function Chat() {
     () =>
       new DirectChatTransport({
         // The failure is shown below (and a 402 opens the account panel): nothing to log as well.
-        agent: new ToolLoopAgent({ model: openai('gpt-4o-mini'), instructions: 'You are a helpful assistant.', onError: () => undefined }),
+        // Chat Completions (`openai.chat`): the endpoint every model provider behind Echo's router serves.
+        agent: new ToolLoopAgent({ model: openai.chat('gpt-4o-mini'), instructions: 'You are a helpful assistant.', onError: () => undefined }),
         onError: (error) => (error instanceof Error ? error.message : String(error)),
       }),
     [openai],

@@ -86,6 +86,6 @@ describe('the demo', () => {
   it('a balance that cannot be loaded says so', async () => {
     renderApp({ failures: { balance: { status: 503, body: { message: 'Echo is down for maintenance' } } } })
     expect(await credits().findByText('Balance unavailable')).toBeDefined()
-    expect(screen.getByRole('alert').textContent).toBe('{"message":"Echo is down for maintenance"} while fetching balance')
+    expect(screen.getByRole('alert').textContent).toBe('Echo is down for maintenance while fetching balance')
   })
 })

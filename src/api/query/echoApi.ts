@@ -2,7 +2,7 @@ import { buildCreateApi, coreModule, reactHooksModule, type reactHooksModuleName
 import { skipToken, type Api, type coreModuleName, type MutationDefinition, type QueryDefinition } from '@reduxjs/toolkit/query'
 
 import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
-import type { AppList, Balance, EchoApp, EchoUserAccount, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModelsResponse } from '../wireTypes'
+import type { AppList, Balance, EchoApp, EchoUserAccount, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModels } from '../wireTypes'
 import { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
 import { storeSessionOf } from './storeSession'
@@ -19,7 +19,7 @@ export type EchoApiEndpoints = {
   getBalance: EchoQuery<void, Balance>
   /** The app id may be left out: the hook fills in the provider's `appId`. */
   getFreeBalance: EchoQuery<string | void, FreeTierBalance>
-  getSupportedModels: EchoQuery<void, SupportedModelsResponse>
+  getSupportedModels: EchoQuery<void, SupportedModels>
   createPaymentLink: EchoMutation<PaymentLinkRequest, PaymentLinkResponse>
   getUser: EchoQuery<void, EchoUserAccount>
   registerReferral: EchoMutation<ReferralRequest, ReferralResponse>
@@ -67,7 +67,7 @@ export const echoApi: EchoApi = /* @__PURE__ */ buildCreateApi(
       query: (echoAppId) => () => getFreeBalanceRequest(echoAppId as string),
       providesTags: ['Balance'],
     }),
-    getSupportedModels: build.query<SupportedModelsResponse, void>({
+    getSupportedModels: build.query<SupportedModels, void>({
       query: getSupportedModelsRequest,
       providesTags: ['Models'],
     }),

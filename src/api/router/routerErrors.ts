@@ -1,4 +1,4 @@
-import { EchoError } from '../../errors'
+import { EchoError, errorMessageOf } from '../../errors'
 import type { FailedCall } from '../callFailure'
 
 /** A router call that failed: a {@link FailedCall}, for which model. */
@@ -49,18 +49,6 @@ function describeFailure(status: number, body: string, model: string | undefined
     return routerMessage === undefined ? unknown : `${unknown}: ${routerMessage}`
   }
   return undefined
-}
-
-/** The human message in an error payload: `{error: "..."}`, `{error: {message}}` or `{message}`. */
-function errorMessageOf(payload: unknown): string | undefined {
-  if (typeof payload !== 'object' || payload === null) return undefined
-  const { error, message } = payload as { error?: unknown; message?: unknown }
-  if (typeof error === 'string' && error !== '') return error
-  if (typeof error === 'object' && error !== null) {
-    const inner = (error as { message?: unknown }).message
-    if (typeof inner === 'string' && inner !== '') return inner
-  }
-  return typeof message === 'string' && message !== '' ? message : undefined
 }
 
 function parseJson(text: string): unknown {

@@ -162,7 +162,7 @@ describe('other failures', () => {
     expect(error.message).toBe('Unknown model "gemini-9": No such model while generating content')
   })
 
-  it('any other status is HTTP_<status> with the body text as message', async () => {
+  it("any other status is HTTP_<status> with the body text as message, and the upstream's words for the user", async () => {
     recordRouter(() => HttpResponse.json({ error: { message: 'upstream exploded' } }, { status: 503 }))
     const error = await failureOf(userRouter().embeddings.create({ model: 'm', input: 'x' }))
     expect(error.toJSON()).toEqual({
@@ -172,6 +172,7 @@ describe('other failures', () => {
       endpoint: '/embeddings',
       message: '{"error":{"message":"upstream exploded"}} while creating embeddings',
       action: 'creating embeddings',
+      userMessage: 'upstream exploded while creating embeddings',
     })
   })
 
