@@ -3,12 +3,12 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-// Imports point one way (DESIGN §1): config/errors <- api <- auth <- api/query <- store <- components <- index.
+// Imports point one way (docs/session.md, "Layers"): config/errors <- api <- auth <- api/query <- store <- components <- index.
 // Each layer lists what it must never reach for.
 const higherLayers = (...layers) =>
   layers.map((layer) => ({
     group: [`**/${layer}`, `**/${layer}/*`, `**/${layer}.ts`],
-    message: `Imports point down the layers (DESIGN §1): this file may not import from ${layer}/.`,
+    message: `Imports point down the layers (docs/session.md, "Layers"): this file may not import from ${layer}/.`,
   }))
 const frameworks = ['react', 'react-dom', 'react-redux', '@reduxjs/toolkit', '@reduxjs/toolkit/*'].map((name) => ({
   group: [name],
@@ -53,7 +53,10 @@ export default tseslint.config(
   {
     files: ['src/config.ts', 'src/errors.ts', 'src/errorReasons.ts', 'src/echoPaths.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...higherLayers('api', 'auth', 'store', 'components'), ...frameworks] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...higherLayers('api', 'auth', 'store', 'components'), ...frameworks] },
+      ],
     },
   },
   {
@@ -64,17 +67,21 @@ export default tseslint.config(
     },
   },
   {
-    // echo-rtk/server: config, errors and the framework-free api only (DESIGN §1, §9).
+    // echo-rtk/server: config, errors and the framework-free api only (docs/nextjs.md).
     files: ['src/server/**/*.ts', 'src/server.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...higherLayers('auth', 'store', 'components', 'query'), ...frameworks] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...higherLayers('auth', 'store', 'components', 'query'), ...frameworks] },
+      ],
     },
   },
   {
-    // RTK Query over the session and the react-redux context its hooks read: Redux and React allowed, nothing above.
+    // RTK Query and the react-redux context its hooks read: Redux and React allowed. The session it
+    // runs on lives above it (auth/, store/): it asks for it through the session port.
     files: ['src/api/query/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: higherLayers('store', 'components') }],
+      'no-restricted-imports': ['error', { patterns: higherLayers('auth', 'store', 'components') }],
     },
   },
   {

@@ -98,7 +98,11 @@ function externalDependencies(packageName) {
   return {
     name: 'external-dependencies',
     setup(builder) {
-      builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path === packageName || args.path.startsWith(`${packageName}/`) ? undefined : { path: args.path, external: true }))
+      builder.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.path === packageName || args.path.startsWith(`${packageName}/`)
+          ? undefined
+          : { path: args.path, external: true },
+      )
     },
   }
 }
@@ -113,7 +117,8 @@ function chunksOf(result) {
   const visit = (path) => {
     if (initial.has(path)) return
     initial.add(path)
-    for (const { path: imported, kind } of outputs[path]?.imports ?? []) if (kind === 'import-statement' && outputs[imported]) visit(imported)
+    for (const { path: imported, kind } of outputs[path]?.imports ?? [])
+      if (kind === 'import-statement' && outputs[imported]) visit(imported)
   }
   for (const [path, output] of Object.entries(outputs)) if (output.entryPoint === 'app.jsx') visit(path)
   return result.outputFiles
@@ -137,7 +142,11 @@ function sizes(chunks) {
     minified: chunks.reduce((sum, chunk) => sum + chunk.code.byteLength, 0),
     gzip: chunks.reduce((sum, chunk) => sum + chunk.gzip, 0),
     brotli: chunks.reduce(
-      (sum, chunk) => sum + brotliCompressSync(chunk.code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: chunk.code.byteLength } }).byteLength,
+      (sum, chunk) =>
+        sum +
+        brotliCompressSync(chunk.code, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: chunk.code.byteLength },
+        }).byteLength,
       0,
     ),
   }

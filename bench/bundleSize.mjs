@@ -7,8 +7,11 @@ import { BENCH_NODE_MODULES, ECHO_REACT_SDK } from './echoSdk.mjs'
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
-/** DESIGN §6. */
-export const BUDGET = { totalGzip: 48_000, ownGzip: 8_000 }
+/**
+ * The bundle budgets (docs/performance.md): a returning signed-in user's first load, the whole app
+ * with the sign-in chunk, and echo-rtk's own code in the first load.
+ */
+export const BUDGET = { firstLoadGzip: 40_000, wholeGzip: 48_000, ownFirstLoadGzip: 11_000 }
 
 /** echo-rtk: the whole bundle, and again with every dependency external (its own code). */
 export async function measureOurBundle() {

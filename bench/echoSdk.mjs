@@ -34,7 +34,9 @@ export async function ensureEchoSdkInstalled() {
     installedVersion(ECHO_REACT_SDK) === pinnedVersion(ECHO_REACT_SDK) &&
     installedVersion(ECHO_TYPESCRIPT_SDK) === pinnedVersion(ECHO_TYPESCRIPT_SDK)
   if (fresh) return
-  console.log(`Installing ${ECHO_REACT_SDK}@${pinnedVersion(ECHO_REACT_SDK)} into bench/node_modules (bench's own lockfile)...`)
+  console.log(
+    `Installing ${ECHO_REACT_SDK}@${pinnedVersion(ECHO_REACT_SDK)} into bench/node_modules (bench's own lockfile)...`,
+  )
   // `npm ci` refuses lockfiles without other platforms' optional packages here (TOOLCHAIN): install.
   const code = await new Promise((resolve) => {
     const child = spawn('npm', ['install', '--prefix', BENCH_DIR, '--no-audit', '--no-fund'], { stdio: 'inherit' })
@@ -50,6 +52,8 @@ export async function ensureEchoSdkInstalled() {
   })
   if (code !== 0) throw new Error(`npm install --prefix bench failed (exit ${code})`)
   if (installedVersion(ECHO_REACT_SDK) !== pinnedVersion(ECHO_REACT_SDK)) {
-    throw new Error(`bench/node_modules holds ${ECHO_REACT_SDK} ${installedVersion(ECHO_REACT_SDK)}, not ${pinnedVersion(ECHO_REACT_SDK)}`)
+    throw new Error(
+      `bench/node_modules holds ${ECHO_REACT_SDK} ${installedVersion(ECHO_REACT_SDK)}, not ${pinnedVersion(ECHO_REACT_SDK)}`,
+    )
   }
 }

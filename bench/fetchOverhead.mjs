@@ -22,10 +22,21 @@ export async function measureSessionFetchOverhead(baseUrl) {
   const storage = memoryStorage()
   storage.setItem(
     `oidc.user:${baseUrl}:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55`,
-    JSON.stringify({ access_token: 'access-0', refresh_token: 'refresh-0', token_type: 'Bearer', profile: { sub: 'user-1' }, expires_at: Math.floor(Date.now() / 1000) + 3600 }),
+    JSON.stringify({
+      access_token: 'access-0',
+      refresh_token: 'refresh-0',
+      token_type: 'Bearer',
+      profile: { sub: 'user-1' },
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+    }),
   )
   const store = createEchoStore({
-    config: { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', apiUrl: baseUrl, baseRouterUrl: baseUrl, redirectUri: 'http://localhost:5173' },
+    config: {
+      appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55',
+      apiUrl: baseUrl,
+      baseRouterUrl: baseUrl,
+      redirectUri: 'http://localhost:5173',
+    },
     startSession: true,
     environment: {
       location: { href: 'http://localhost:5173/' },
@@ -37,13 +48,15 @@ export async function measureSessionFetchOverhead(baseUrl) {
       openChannel: undefined,
       onStorage: () => () => undefined,
       onWake: () => () => undefined,
+      afterPaint: (run) => queueMicrotask(run),
       now: () => Date.now(),
       setTimeout: (run, ms) => setTimeout(run, ms),
       clearTimeout: (handle) => clearTimeout(handle),
       logError: () => undefined,
     },
   })
-  if (store.getState().echo.auth.status !== 'authenticated') throw new Error('the benchmark session did not start signed in')
+  if (store.getState().echo.auth.status !== 'authenticated')
+    throw new Error('the benchmark session did not start signed in')
   try {
     return await measureOverhead(baseUrl, store.dispatch(getEchoFetch()))
   } finally {

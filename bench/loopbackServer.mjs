@@ -13,7 +13,8 @@ const guarded = {
   '/api/v1/balance/free': '{"spendPoolBalance":0,"userSpendInfo":{"amountLeft":0}}',
   '/api/v1/user': '{"id":"user-1","email":"ada@example.com","name":"Ada Lovelace"}',
   '/api/oauth/userinfo': '{"sub":"user-1","email":"ada@example.com","name":"Ada Lovelace"}',
-  '/chat/completions': '{"id":"chat-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}',
+  '/chat/completions':
+    '{"id":"chat-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}',
 }
 const FREE_BALANCE = /^\/api\/v1\/balance\/[^/]+\/free$/
 const FREE_BALANCE_BODY = guarded['/api/v1/balance/free']
@@ -33,8 +34,14 @@ const server = createServer((request, response) => {
   if (url.pathname === '/ping') return send(200, '{"ok":true}')
   // For echo-rtk/server's route: Echo's token validation, and a router answer for any bearer.
   if (url.pathname === '/api/validate-jwt-token')
-    return drain(request, () => send(200, '{"valid":true,"userId":"user-1","appId":"2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55","scope":"llm:invoke offline_access"}'))
-  if (url.pathname === '/server-router/chat/completions') return drain(request, () => send(200, guarded['/chat/completions']))
+    return drain(request, () =>
+      send(
+        200,
+        '{"valid":true,"userId":"user-1","appId":"2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55","scope":"llm:invoke offline_access"}',
+      ),
+    )
+  if (url.pathname === '/server-router/chat/completions')
+    return drain(request, () => send(200, guarded['/chat/completions']))
   if (url.pathname === '/stats') return send(200, JSON.stringify(state))
   if (url.pathname === '/reset') {
     Object.assign(state, { access: 'access-0', refresh: 'refresh-0', generation: 0, tokenCalls: 0, rejected: 0 })
@@ -64,7 +71,15 @@ const server = createServer((request, response) => {
         state.generation += 1
         state.access = `access-${state.generation}`
         state.refresh = `refresh-${state.generation}`
-        send(200, JSON.stringify({ access_token: state.access, refresh_token: state.refresh, token_type: 'Bearer', expires_in: 900 }))
+        send(
+          200,
+          JSON.stringify({
+            access_token: state.access,
+            refresh_token: state.refresh,
+            token_type: 'Bearer',
+            expires_in: 900,
+          }),
+        )
       }, 25)
     })
     return undefined

@@ -22,12 +22,14 @@ async function loadEchoRtk() {
     name: 'echo-rtk',
     React,
     createRoot,
-    provider: (baseUrl, ...children) => h(echo.EchoProvider, { config: { appId: APP_ID, apiUrl: baseUrl, baseRouterUrl: baseUrl } }, ...children),
+    provider: (baseUrl, ...children) =>
+      h(echo.EchoProvider, { config: { appId: APP_ID, apiUrl: baseUrl, baseRouterUrl: baseUrl } }, ...children),
     useAuthenticated: () => echo.useEcho().status === 'authenticated',
     useUserName: () => echo.useEcho().user?.name ?? '',
     // echo-rtk's own balance component: it reads the balance slice only.
     Balance: echo.EchoBalance,
-    balanceShown: (document) => document.querySelector('[data-echo-balance-paid]')?.textContent?.startsWith('$') ?? false,
+    balanceShown: (document) =>
+      document.querySelector('[data-echo-balance-paid]')?.textContent?.startsWith('$') ?? false,
     // An authorized call through the React API: the provider's router shares the session's refresh.
     useAuthorizedCall: () => {
       const router = echo.useEchoRouter()
@@ -51,7 +53,8 @@ async function loadEchoReactSdk() {
     name: '@merit-systems/echo-react-sdk',
     React,
     createRoot,
-    provider: (baseUrl, ...children) => h(echo.EchoProvider, { config: { appId: APP_ID, baseEchoUrl: baseUrl } }, ...children),
+    provider: (baseUrl, ...children) =>
+      h(echo.EchoProvider, { config: { appId: APP_ID, baseEchoUrl: baseUrl } }, ...children),
     useAuthenticated: () => echo.useEcho().isLoggedIn,
     useUserName: () => echo.useEcho().user?.name ?? '',
     // The SDK has no balance component: useEcho() is the only way to read the balance.

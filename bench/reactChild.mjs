@@ -19,5 +19,7 @@ try {
   dom.window.close()
   process.send({ result }, () => process.exit(0))
 } catch (error) {
-  process.send({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1))
+  process.send({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () =>
+    process.exit(1),
+  )
 }

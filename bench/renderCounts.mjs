@@ -27,7 +27,11 @@ export async function measureRenderCounts(sdk, baseUrl) {
   document.body.append(container)
   const root = createRoot(container)
   root.render(
-    sdk.provider(baseUrl, h(React.Profiler, { id: 'balance', onRender: onRender('balance') }, h(sdk.Balance)), h(React.Profiler, { id: 'useEcho', onRender: onRender('useEcho') }, h(UserName))),
+    sdk.provider(
+      baseUrl,
+      h(React.Profiler, { id: 'balance', onRender: onRender('balance') }, h(sdk.Balance)),
+      h(React.Profiler, { id: 'useEcho', onRender: onRender('useEcho') }, h(UserName)),
+    ),
   )
   try {
     // Let the first renders and the balance settle, then count only across the refresh.

@@ -57,10 +57,19 @@ const bundle = {
 const server = await startLoopbackServer()
 const m = {}
 try {
-  m.overhead = await attempt('the authorized fetch against bare fetch (10,000 requests each)', () => measureFetchOverhead(server.url))
-  m.sessionOverhead = await attempt("useEchoFetch()'s session fetch against bare fetch (10,000 requests each)", () => measureSessionFetchOverhead(server.url))
-  m.serverRoute = await attempt("echo-rtk/server's route against a route passing the token itself (6,000 requests each)", () => measureServerRouteOverhead(server.url))
-  m.storm = await attempt('the refresh storm on our client (1,000 concurrent calls, expired token)', () => measureRefreshStorm(server.url))
+  m.overhead = await attempt('the authorized fetch against bare fetch (10,000 requests each)', () =>
+    measureFetchOverhead(server.url),
+  )
+  m.sessionOverhead = await attempt("useEchoFetch()'s session fetch against bare fetch (10,000 requests each)", () =>
+    measureSessionFetchOverhead(server.url),
+  )
+  m.serverRoute = await attempt(
+    "echo-rtk/server's route against a route passing the token itself (6,000 requests each)",
+    () => measureServerRouteOverhead(server.url),
+  )
+  m.storm = await attempt('the refresh storm on our client (1,000 concurrent calls, expired token)', () =>
+    measureRefreshStorm(server.url),
+  )
   m.theirStorm = await attempt(`the refresh storm on ${ECHO_TYPESCRIPT_SDK}'s EchoClient`, async () => {
     const { measureTheirRefreshStorm } = await import('./theirRefreshStorm.mjs')
     return measureTheirRefreshStorm(server.url)
@@ -71,7 +80,9 @@ try {
   for (let round = 1; round <= START_UP_ROUNDS; round += 1) {
     const what = `start-up with a stored session (jsdom), round ${round} of ${START_UP_ROUNDS}`
     startUps.ours.push(await attempt(`${what}, echo-rtk`, () => runInChild('echo-rtk', 'startUp', server.url)))
-    startUps.theirs.push(await attempt(`${what}, Echo's SDK`, () => runInChild('echo-react-sdk', 'startUp', server.url)))
+    startUps.theirs.push(
+      await attempt(`${what}, Echo's SDK`, () => runInChild('echo-react-sdk', 'startUp', server.url)),
+    )
   }
   m.startUp = pooledStartUp(startUps.ours)
   m.theirStartUp = pooledStartUp(startUps.theirs)
@@ -80,12 +91,17 @@ try {
     ['reactStorm', 'storm', 'the refresh storm through the React API (jsdom)'],
   ]) {
     m[key] = await attempt(`${what}, echo-rtk`, () => runInChild('echo-rtk', scenario, server.url))
-    m[`their${key[0].toUpperCase()}${key.slice(1)}`] = await attempt(`${what}, Echo's SDK`, () => runInChild('echo-react-sdk', scenario, server.url))
+    m[`their${key[0].toUpperCase()}${key.slice(1)}`] = await attempt(`${what}, Echo's SDK`, () =>
+      runInChild('echo-react-sdk', scenario, server.url),
+    )
   }
 } finally {
   await server.stop()
 }
-m.stream = await attempt('streaming latency: socket write to event, router stream against the raw body', measureStreamLatency)
+m.stream = await attempt(
+  'streaming latency: socket write to event, router stream against the raw body',
+  measureStreamLatency,
+)
 
 // ---- the table ----------------------------------------------------------------------------------
 
@@ -139,13 +155,18 @@ const rows = [
     budget: 'exactly 1 token call and 1,000 successes',
     met: (s) => s.tokenCalls === 1 && s.succeeded === s.calls,
   }),
-  row("Refresh storm through the React API: 1,000 concurrent calls after the server expired the session's token", m.reactStorm, m.theirReactStorm, {
-    ours: (s) => `${stormText(s)} (${s.what})`,
-    theirs: (s) => `${stormText(s)} (${s.what})`,
-    ratio: (o, t) => `${times(o.tokenCalls, t.tokenCalls)} token calls`,
-    budget: 'exactly 1 token call and 1,000 successes',
-    met: (s) => s.tokenCalls === 1 && s.succeeded === s.calls,
-  }),
+  row(
+    "Refresh storm through the React API: 1,000 concurrent calls after the server expired the session's token",
+    m.reactStorm,
+    m.theirReactStorm,
+    {
+      ours: (s) => `${stormText(s)} (${s.what})`,
+      theirs: (s) => `${stormText(s)} (${s.what})`,
+      ratio: (o, t) => `${times(o.tokenCalls, t.tokenCalls)} token calls`,
+      budget: 'exactly 1 token call and 1,000 successes',
+      met: (s) => s.tokenCalls === 1 && s.succeeded === s.calls,
+    },
+  ),
   row('Re-renders during one silent token refresh: a component showing only the balance', m.renders, m.theirRenders, {
     ours: (r) => `${r.balance}`,
     theirs: (r) => `${r.balance}`,
@@ -156,19 +177,29 @@ const rows = [
     ours: (r) => `${r.useEcho}`,
     theirs: (r) => `${r.useEcho}`,
   }),
-  row(`Start-up with a valid stored session: mount to the first commit showing it signed in, median of ${m.startUp.value?.mounts ?? 45} mounts`, m.startUp, m.theirStartUp, {
-    ours: (s) => `${s.medianMs.toFixed(2)} ms`,
-    theirs: (s) => `${s.medianMs.toFixed(2)} ms`,
-    ratio: (o, t) => times(o.medianMs, t.medianMs),
-    budget: "at most 1.0× Echo's SDK",
-    met: (o, t) => t !== undefined && o.medianMs <= t.medianMs,
-  }),
-  row('Start-up: commits before it shows signed in; requests sent (answered) before that commit', m.startUp, m.theirStartUp, {
-    ours: startUpText,
-    theirs: startUpText,
-    budget: 'signed in on the first render, no request sent before it',
-    met: (s) => s.maxCommitsBefore === 0 && s.maxRequestsBefore === 0,
-  }),
+  row(
+    `Start-up with a valid stored session: mount to the first commit showing it signed in, median of ${m.startUp.value?.mounts ?? 45} mounts`,
+    m.startUp,
+    m.theirStartUp,
+    {
+      ours: (s) => `${s.medianMs.toFixed(2)} ms`,
+      theirs: (s) => `${s.medianMs.toFixed(2)} ms`,
+      ratio: (o, t) => times(o.medianMs, t.medianMs),
+      budget: "at most 1.0× Echo's SDK",
+      met: (o, t) => t !== undefined && o.medianMs <= t.medianMs,
+    },
+  ),
+  row(
+    'Start-up: commits before it shows signed in; requests sent (answered) before that commit',
+    m.startUp,
+    m.theirStartUp,
+    {
+      ours: startUpText,
+      theirs: startUpText,
+      budget: 'signed in on the first render, no request sent before it',
+      met: (s) => s.maxCommitsBefore === 0 && s.maxRequestsBefore === 0,
+    },
+  ),
   baselineRow('Authorized fetch overhead: median of 10,000 loopback requests', m.overhead, {
     ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
     baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
@@ -176,13 +207,17 @@ const rows = [
     budget: 'at most 1.05×',
     met: (o) => o.ratio <= 1.05,
   }),
-  baselineRow('useEchoFetch() overhead (the session fetch: token, origin guard, 402 watch, balance follow-up): median of 10,000 loopback requests', m.sessionOverhead, {
-    ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
-    baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
-    ratio: (o) => `${o.ratio.toFixed(3)}×`,
-    budget: 'at most 1.05×',
-    met: (o) => o.ratio <= 1.05,
-  }),
+  baselineRow(
+    'useEchoFetch() overhead (the session fetch: token, origin guard, 402 watch, balance follow-up): median of 10,000 loopback requests',
+    m.sessionOverhead,
+    {
+      ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
+      baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
+      ratio: (o) => `${o.ratio.toFixed(3)}×`,
+      budget: 'at most 1.05×',
+      met: (o) => o.ratio <= 1.05,
+    },
+  ),
   baselineRow(
     `echo-rtk/server: a route through echo.route + userFrom (the token verified once, then from the kept verdict) against one passing the token to the router itself: median of ${(m.serverRoute.value?.requests ?? 6000).toLocaleString('en-US')} loopback requests`,
     m.serverRoute,
@@ -194,17 +229,24 @@ const rows = [
       met: (o) => o.ratio <= 1.05,
     },
   ),
-  baselineRow(`Streaming latency: socket write to event in the caller's loop, median of ${m.stream.value?.events ?? 300} SSE events`, m.stream, {
-    ours: (s) => `${s.echoMedianUs.toFixed(0)} µs`,
-    baseline: (s) => `raw body bytes: ${s.rawMedianUs.toFixed(0)} µs`,
-    ratio: (s) => `${s.extraUs >= 0 ? '+' : ''}${s.extraUs.toFixed(0)} µs`,
-    budget: 'within 1 ms (1,000 µs) of the raw stream',
-    met: (s) => s.extraUs <= 1000,
-  }),
+  baselineRow(
+    `Streaming latency: socket write to event in the caller's loop, median of ${m.stream.value?.events ?? 300} SSE events`,
+    m.stream,
+    {
+      ours: (s) => `${s.echoMedianUs.toFixed(0)} µs`,
+      baseline: (s) => `raw body bytes: ${s.rawMedianUs.toFixed(0)} µs`,
+      ratio: (s) => `${s.extraUs >= 0 ? '+' : ''}${s.extraUs.toFixed(0)} µs`,
+      budget: 'within 1 ms (1,000 µs) of the raw stream',
+      met: (s) => s.extraUs <= 1000,
+    },
+  ),
 ]
 
 function startUpText(s) {
-  const requests = s.maxRequestsBefore === 0 ? '0 requests' : `${s.maxRequestsBefore} requests (${s.maxAnsweredBefore} answered): ${s.requestsBefore.join(', ')}`
+  const requests =
+    s.maxRequestsBefore === 0
+      ? '0 requests'
+      : `${s.maxRequestsBefore} requests (${s.maxAnsweredBefore} answered): ${s.requestsBefore.join(', ')}`
   return `${s.maxCommitsBefore} commit${s.maxCommitsBefore === 1 ? '' : 's'} before; ${requests}`
 }
 
@@ -212,7 +254,14 @@ function startUpText(s) {
 function baselineRow(what, result, format) {
   if (result.error) return { what, ours: failed(result), theirs: '-', ratio: '-', budget: format.budget, met: false }
   const v = result.value
-  return { what, ours: format.ours(v), theirs: format.baseline(v), ratio: format.ratio(v), budget: format.budget, met: format.met(v) }
+  return {
+    what,
+    ours: format.ours(v),
+    theirs: format.baseline(v),
+    ratio: format.ratio(v),
+    budget: format.budget,
+    met: format.met(v),
+  }
 }
 
 const metText = (met) => (met === undefined ? '-' : met ? 'met' : '**missed**')
@@ -320,7 +369,8 @@ writeFileSync(new URL('./results.md', import.meta.url), markdown)
 const readmeUrl = new URL('../README.md', import.meta.url)
 const readme = readFileSync(readmeUrl, 'utf8')
 const tableInReadme = /(<!-- bench:table -->\n)[\s\S]*?(\n<!-- \/bench:table -->)/
-if (!tableInReadme.test(readme)) throw new Error('README.md has no <!-- bench:table --> … <!-- /bench:table --> block to write the table into')
+if (!tableInReadme.test(readme))
+  throw new Error('README.md has no <!-- bench:table --> … <!-- /bench:table --> block to write the table into')
 writeFileSync(
   readmeUrl,
   readme.replace(tableInReadme, (_, open, close) => `${open}${table}${close}`),

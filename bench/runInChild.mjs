@@ -22,7 +22,11 @@ export function runInChild(sdk, scenario, baseUrl, timeoutMs = 90_000) {
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
       if (answer?.result) return resolve({ ...answer.result, stderr: stderr.trim() })
-      reject(new Error(`${scenario} on ${sdk} failed (exit ${code ?? signal}): ${answer?.error ?? 'no answer'}${tail(stderr)}`))
+      reject(
+        new Error(
+          `${scenario} on ${sdk} failed (exit ${code ?? signal}): ${answer?.error ?? 'no answer'}${tail(stderr)}`,
+        ),
+      )
     })
     child.on('error', (error) => {
       clearTimeout(timer)

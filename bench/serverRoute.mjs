@@ -18,13 +18,24 @@ function serve(handler) {
   const server = createServer(async (req, res) => {
     const chunks = []
     for await (const chunk of req) chunks.push(chunk)
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers, body: Buffer.concat(chunks) })
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers,
+      body: Buffer.concat(chunks),
+    })
     const response = await handler(request)
     res.writeHead(response.status, Object.fromEntries(response.headers))
     res.end(Buffer.from(await response.arrayBuffer()))
   })
   server.keepAliveTimeout = 60_000
-  return new Promise((ready) => server.listen(0, '127.0.0.1', () => ready({ url: `http://127.0.0.1:${server.address().port}/api/chat`, close: () => new Promise((done) => server.close(done)) })))
+  return new Promise((ready) =>
+    server.listen(0, '127.0.0.1', () =>
+      ready({
+        url: `http://127.0.0.1:${server.address().port}/api/chat`,
+        close: () => new Promise((done) => server.close(done)),
+      }),
+    ),
+  )
 }
 
 /**
@@ -34,20 +45,43 @@ function serve(handler) {
  */
 export async function measureServerRouteOverhead(baseUrl) {
   const routerUrl = `${baseUrl}/server-router`
-  const echo = createEchoServer({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55', apiUrl: baseUrl, baseRouterUrl: routerUrl })
+  const echo = createEchoServer({
+    appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f55',
+    apiUrl: baseUrl,
+    baseRouterUrl: routerUrl,
+  })
   const direct = await serve(async (request) => {
     const authorization = request.headers.get('authorization') ?? ''
-    const answer = await fetch(`${routerUrl}/chat/completions`, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/json' }, body: await request.text() })
-    return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { 'Content-Type': 'application/json' } })
+    const answer = await fetch(`${routerUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      body: await request.text(),
+    })
+    return new Response(await answer.arrayBuffer(), {
+      status: answer.status,
+      headers: { 'Content-Type': 'application/json' },
+    })
   })
   const routed = await serve(
     echo.route(async (request, user) => {
-      const answer = await user.fetch(`${routerUrl}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: await request.text() })
-      return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { 'Content-Type': 'application/json' } })
+      const answer = await user.fetch(`${routerUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: await request.text(),
+      })
+      return new Response(await answer.arrayBuffer(), {
+        status: answer.status,
+        headers: { 'Content-Type': 'application/json' },
+      })
     }),
   )
   const token = benchToken()
-  const send = (url) => fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: BODY })
+  const send = (url) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: BODY,
+    })
   const timings = { direct: [], routed: [] }
   const timeOne = async (url, into) => {
     const start = process.hrtime.bigint()
@@ -71,7 +105,12 @@ export async function measureServerRouteOverhead(baseUrl) {
   }
   const directMedian = median(timings.direct)
   const routedMedian = median(timings.routed)
-  return { requests: REQUESTS, directMedianUs: directMedian, routedMedianUs: routedMedian, ratio: routedMedian / directMedian }
+  return {
+    requests: REQUESTS,
+    directMedianUs: directMedian,
+    routedMedianUs: routedMedian,
+    ratio: routedMedian / directMedian,
+  }
 }
 
 function median(values) {

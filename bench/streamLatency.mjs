@@ -28,7 +28,13 @@ export async function measureStreamLatency() {
     }
     const rawMedianUs = median(timings.raw)
     const echoMedianUs = median(timings.echo)
-    return { events: timings.echo.length, pauseMs: PAUSE_MS, rawMedianUs, echoMedianUs, extraUs: echoMedianUs - rawMedianUs }
+    return {
+      events: timings.echo.length,
+      pauseMs: PAUSE_MS,
+      rawMedianUs,
+      echoMedianUs,
+      extraUs: echoMedianUs - rawMedianUs,
+    }
   } finally {
     await new Promise((resolve) => server.close(resolve))
   }
@@ -54,7 +60,9 @@ function startSseServer(writtenAt) {
     })
   })
   server.keepAliveTimeout = 60_000
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })),
+  )
 }
 
 async function readThroughRouter(router, writtenAt, run) {

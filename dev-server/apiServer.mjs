@@ -76,7 +76,8 @@ export function createApiServerHandler(options) {
  * @param {import('./ledger/ledger.mjs').Ledger} ledger
  */
 async function setBalance(req, res, ledger) {
-  if (req.method !== 'POST') return sendJson(res, 405, { message: 'POST {"balance": <USD>, "freeTier": <USD>} to set what is left' })
+  if (req.method !== 'POST')
+    return sendJson(res, 405, { message: 'POST {"balance": <USD>, "freeTier": <USD>} to set what is left' })
   // JSON only: a page on another origin cannot send that without a preflight, which /dev does not answer.
   if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
     return sendJson(res, 415, { message: 'Send Content-Type: application/json' })
@@ -84,9 +85,20 @@ async function setBalance(req, res, ledger) {
   const body = await readJson(req).catch(() => undefined)
   const { balance, freeTier } = isRecord(body) ? body : {}
   const errors = [
-    ...(isUsdOrAbsent(balance, Infinity) ? [] : [{ path: ['balance'], message: 'balance must be a number of US dollars >= 0' }]),
-    ...(isUsdOrAbsent(freeTier, DEMO_FREE_TIER.spendLimit) ? [] : [{ path: ['freeTier'], message: `freeTier must be a number of US dollars from 0 to ${DEMO_FREE_TIER.spendLimit}` }]),
-    ...(balance === undefined && freeTier === undefined ? [{ path: [], message: 'send balance, freeTier or both' }] : []),
+    ...(isUsdOrAbsent(balance, Infinity)
+      ? []
+      : [{ path: ['balance'], message: 'balance must be a number of US dollars >= 0' }]),
+    ...(isUsdOrAbsent(freeTier, DEMO_FREE_TIER.spendLimit)
+      ? []
+      : [
+          {
+            path: ['freeTier'],
+            message: `freeTier must be a number of US dollars from 0 to ${DEMO_FREE_TIER.spendLimit}`,
+          },
+        ]),
+    ...(balance === undefined && freeTier === undefined
+      ? [{ path: [], message: 'send balance, freeTier or both' }]
+      : []),
   ]
   if (errors.length > 0) return sendJson(res, 400, { message: 'Invalid request body', errors })
   if (typeof balance === 'number') ledger.setBalance(balance)

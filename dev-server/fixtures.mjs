@@ -43,7 +43,7 @@ export const TEST_USER = {
 /** The OAuth scope Echo grants; the dev server grants exactly this. */
 export const ECHO_SCOPE = 'llm:invoke offline_access'
 
-/** Echo's paths (SPEC §7), from the one table echo-rtk itself calls (src/echoPaths.json). */
+/** Echo's paths, from the one table echo-rtk itself calls (src/echoPaths.json). */
 export const ECHO_PATHS = Object.freeze(echoPaths)
 
 /** Echo's OAuth paths, by the names oidc-provider gives its routes. */

@@ -39,11 +39,41 @@ export const DEFAULT_SETTINGS = Object.freeze({
  */
 export const SETTING_SOURCES = Object.freeze([
   { key: 'port', env: 'ECHO_DEV_PORT', flag: '--port', kind: 'port', help: 'OAuth and /api/v1 port (default 8787)' },
-  { key: 'routerPort', env: 'ECHO_DEV_ROUTER_PORT', flag: '--router-port', kind: 'port', help: 'model router port (default 8788)' },
-  { key: 'accessTtl', env: 'ECHO_DEV_ACCESS_TTL', flag: '--access-ttl', kind: 'seconds', help: 'access-token lifetime in seconds (default 900)' },
-  { key: 'autoLogin', env: 'ECHO_DEV_AUTO_LOGIN', flag: '--auto-login', kind: 'boolean', help: 'sign the test user in and consent by themselves (1 = on)' },
-  { key: 'streamDelayMs', env: 'ECHO_DEV_STREAM_DELAY', flag: '--stream-delay', kind: 'ms', help: 'pause between streamed chunks in ms (default 30)' },
-  { key: 'balance', env: 'ECHO_DEV_BALANCE', flag: '--balance', kind: 'usd', help: "the test user's starting balance in USD (default 10)" },
+  {
+    key: 'routerPort',
+    env: 'ECHO_DEV_ROUTER_PORT',
+    flag: '--router-port',
+    kind: 'port',
+    help: 'model router port (default 8788)',
+  },
+  {
+    key: 'accessTtl',
+    env: 'ECHO_DEV_ACCESS_TTL',
+    flag: '--access-ttl',
+    kind: 'seconds',
+    help: 'access-token lifetime in seconds (default 900)',
+  },
+  {
+    key: 'autoLogin',
+    env: 'ECHO_DEV_AUTO_LOGIN',
+    flag: '--auto-login',
+    kind: 'boolean',
+    help: 'sign the test user in and consent by themselves (1 = on)',
+  },
+  {
+    key: 'streamDelayMs',
+    env: 'ECHO_DEV_STREAM_DELAY',
+    flag: '--stream-delay',
+    kind: 'ms',
+    help: 'pause between streamed chunks in ms (default 30)',
+  },
+  {
+    key: 'balance',
+    env: 'ECHO_DEV_BALANCE',
+    flag: '--balance',
+    kind: 'usd',
+    help: "the test user's starting balance in USD (default 10)",
+  },
   {
     key: 'refreshGrace',
     env: 'ECHO_DEV_REFRESH_GRACE',
@@ -82,7 +112,8 @@ export function resolveSettings(options = {}) {
     throw new TypeError(`balance must be a number of US dollars >= 0, got ${String(settings.balance)}`)
   }
   for (const key of /** @type {const} */ (['autoLogin', 'refreshGrace', 'codeReplay', 'modelsRoute'])) {
-    if (typeof settings[key] !== 'boolean') throw new TypeError(`${key} must be true or false, got ${String(settings[key])}`)
+    if (typeof settings[key] !== 'boolean')
+      throw new TypeError(`${key} must be true or false, got ${String(settings[key])}`)
   }
   if (settings.port !== 0 && settings.port === settings.routerPort) {
     throw new TypeError(`port and routerPort must differ, both are ${settings.port}`)
@@ -112,7 +143,9 @@ export function readSettings(env, argv) {
       continue
     }
     const [flag = '', inline] = splitOnce(argument, '=')
-    const negated = SETTING_SOURCES.find((candidate) => candidate.kind === 'boolean' && flag === candidate.flag.replace(/^--/, '--no-'))
+    const negated = SETTING_SOURCES.find(
+      (candidate) => candidate.kind === 'boolean' && flag === candidate.flag.replace(/^--/, '--no-'),
+    )
     if (negated && inline === undefined) {
       settings[negated.key] = false
       continue
@@ -140,8 +173,17 @@ export function readSettings(env, argv) {
 
 /** The settings' usage text, for `--help`. */
 export function usage() {
-  const lines = SETTING_SOURCES.map(({ flag, env, kind, help }) => `  ${`${flag} ${kind === 'boolean' ? '[1|0]' : '<value>'}`.padEnd(24)} ${env.padEnd(22)} ${help}`)
-  return ['Usage: npm run dev-server -- [flags]', '', '  flag                     environment variable   meaning', ...lines, ''].join('\n')
+  const lines = SETTING_SOURCES.map(
+    ({ flag, env, kind, help }) =>
+      `  ${`${flag} ${kind === 'boolean' ? '[1|0]' : '<value>'}`.padEnd(24)} ${env.padEnd(22)} ${help}`,
+  )
+  return [
+    'Usage: npm run dev-server -- [flags]',
+    '',
+    '  flag                     environment variable   meaning',
+    ...lines,
+    '',
+  ].join('\n')
 }
 
 /**
@@ -157,7 +199,8 @@ function parseValue(source, text, name) {
     throw new TypeError(`${name} must be 1 or 0, got ${JSON.stringify(text)}`)
   }
   const value = Number(trimmed)
-  if (trimmed === '' || !Number.isFinite(value)) throw new TypeError(`${name} must be a number, got ${JSON.stringify(text)}`)
+  if (trimmed === '' || !Number.isFinite(value))
+    throw new TypeError(`${name} must be a number, got ${JSON.stringify(text)}`)
   return value
 }
 
@@ -189,5 +232,7 @@ function splitOnce(text, separator) {
  * @returns {Partial<T>}
  */
 function withoutUndefined(object) {
-  return /** @type {Partial<T>} */ (Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)))
+  return /** @type {Partial<T>} */ (
+    Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
+  )
 }

@@ -76,7 +76,13 @@ export async function startDevServer(options = {}) {
     apiUrl,
     routerUrl,
     appId: DEMO_APP_ID,
-    testUser: { id: TEST_USER.id, email: TEST_USER.email, password: TEST_USER.password, name: TEST_USER.name, balance: settings.balance },
+    testUser: {
+      id: TEST_USER.id,
+      email: TEST_USER.email,
+      password: TEST_USER.password,
+      name: TEST_USER.name,
+      balance: settings.balance,
+    },
     settings,
     close() {
       closing ??= Promise.all([stop(apiServer), stop(routerServer)]).then(() => undefined)
@@ -113,7 +119,11 @@ async function answerSafely(handler, req, res) {
 function listen(server, port) {
   return new Promise((resolve, reject) => {
     const onError = (/** @type {NodeJS.ErrnoException} */ error) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${HOST} is in use: stop what holds it or choose another port`, { cause: error }) : error)
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} on ${HOST} is in use: stop what holds it or choose another port`, { cause: error })
+          : error,
+      )
     }
     server.once('error', onError)
     server.listen(port, HOST, () => {

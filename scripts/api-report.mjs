@@ -31,8 +31,14 @@ function program() {
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed })
 
 function typeText(checker, type, node) {
-  const whole = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope)
-  return whole.length <= LONGEST_TYPE ? whole : checker.typeToString(type, node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope)
+  const whole = checker.typeToString(
+    type,
+    node,
+    ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope,
+  )
+  return whole.length <= LONGEST_TYPE
+    ? whole
+    : checker.typeToString(type, node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope)
 }
 
 /** One exported name as the lines a reviewer reads: declarations printed without comments or bodies. */
@@ -50,42 +56,59 @@ function describe(checker, exported) {
   if (ts.isFunctionDeclaration(declaration)) {
     return type
       .getCallSignatures()
-      .map((signature) => `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`)
+      .map(
+        (signature) =>
+          `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`,
+      )
       .join('\n')
   }
   return `const ${name}: ${typeText(checker, type, declaration)}`
 }
 
 function classText(checker, symbol, declaration, name) {
-  const lines = [`class ${name}${declaration.heritageClauses ? ` ${declaration.heritageClauses.map((clause) => clause.getText()).join(' ')}` : ''} {`]
+  const lines = [
+    `class ${name}${declaration.heritageClauses ? ` ${declaration.heritageClauses.map((clause) => clause.getText()).join(' ')}` : ''} {`,
+  ]
   const members = (side, prefix) =>
     checker
       .getPropertiesOfType(side)
       .filter((member) => isPublicMember(member) && member.getName() !== 'prototype')
-      .map((member) => `  ${prefix}${member.getName()}: ${typeText(checker, checker.getTypeOfSymbolAtLocation(member, declaration), declaration)}`)
+      .map(
+        (member) =>
+          `  ${prefix}${member.getName()}: ${typeText(checker, checker.getTypeOfSymbolAtLocation(member, declaration), declaration)}`,
+      )
   const constructorType = checker.getTypeOfSymbolAtLocation(symbol, declaration)
-  for (const signature of constructorType.getConstructSignatures()) lines.push(`  constructor${checker.signatureToString(signature, declaration)}`)
+  for (const signature of constructorType.getConstructSignatures())
+    lines.push(`  constructor${checker.signatureToString(signature, declaration)}`)
   lines.push(...members(constructorType, 'static '), ...members(checker.getDeclaredTypeOfSymbol(symbol), ''), '}')
   return lines.join('\n')
 }
 
 function isPublicMember(member) {
   if (member.getName().startsWith('#') || member.getName().startsWith('__')) return false
-  const modifiers = ts.getCombinedModifierFlags(member.valueDeclaration ?? member.declarations?.[0] ?? ts.factory.createIdentifier(''))
+  const modifiers = ts.getCombinedModifierFlags(
+    member.valueDeclaration ?? member.declarations?.[0] ?? ts.factory.createIdentifier(''),
+  )
   return (modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) === 0
 }
 
 function report() {
   const built = program()
   const checker = built.getTypeChecker()
-  const exportsOf = (file) => checker.getExportsOfModule(checker.getSymbolAtLocation(built.getSourceFile(`${REPO}${file}`))).sort((a, b) => a.getName().localeCompare(b.getName(), 'en'))
+  const exportsOf = (file) =>
+    checker
+      .getExportsOfModule(checker.getSymbolAtLocation(built.getSourceFile(`${REPO}${file}`)))
+      .sort((a, b) => a.getName().localeCompare(b.getName(), 'en'))
   // echo-rtk holds every name of echo-rtk/client (test/index.test.ts): those are listed once, under client.
   const clientNames = new Set(exportsOf('src/client.ts').map((exported) => exported.getName()))
   const sections = ENTRIES.map(([entry, file]) => {
     const exports = exportsOf(file)
     const own = entry === 'echo-rtk' ? exports.filter((exported) => !clientNames.has(exported.getName())) : exports
     const body = own.map((exported) => describe(checker, exported)).join('\n\n')
-    const count = own.length === exports.length ? `${exports.length} names` : `${exports.length} names: these ${own.length}, and every name of \`echo-rtk/client\``
+    const count =
+      own.length === exports.length
+        ? `${exports.length} names`
+        : `${exports.length} names: these ${own.length}, and every name of \`echo-rtk/client\``
     return `## \`${entry}\` (${count})\n\n\`\`\`ts\n${body}\n\`\`\`\n`
   })
   return `# API report\n\nWritten by \`npm run api-report\` (scripts/api-report.mjs) and checked by \`npm test\`: every name each\nentry exports, with its type. Edit the code, not this file.\n\n${sections.join('\n')}`

@@ -15,8 +15,26 @@ const allowedImports = {
   // The app's own server: no React, no Redux, no oidc-client-ts, nothing DOM-only.
   'dist/server.js': ['async-mutex'],
   'dist/server.cjs': ['async-mutex'],
-  'dist/index.js': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
-  'dist/index.cjs': ['async-mutex', 'oidc-client-ts', '@reduxjs/toolkit', '@reduxjs/toolkit/query', '@reduxjs/toolkit/query/react', 'react', 'react/jsx-runtime', 'react-redux'],
+  'dist/index.js': [
+    'async-mutex',
+    'oidc-client-ts',
+    '@reduxjs/toolkit',
+    '@reduxjs/toolkit/query',
+    '@reduxjs/toolkit/query/react',
+    'react',
+    'react/jsx-runtime',
+    'react-redux',
+  ],
+  'dist/index.cjs': [
+    'async-mutex',
+    'oidc-client-ts',
+    '@reduxjs/toolkit',
+    '@reduxjs/toolkit/query',
+    '@reduxjs/toolkit/query/react',
+    'react',
+    'react/jsx-runtime',
+    'react-redux',
+  ],
 }
 
 /** Every package `file` reaches, through the relative imports of its chunks. */
@@ -25,8 +43,11 @@ function packagesReached(file, seen = new Set()) {
   seen.add(file)
   const source = readFileSync(file, 'utf8')
   const reached = new Set()
-  for (const [, specifier] of source.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*|^import\s*)["']([^"']+)["']/gm)) {
-    if (specifier.startsWith('.')) for (const name of packagesReached(join(dirname(file), specifier), seen)) reached.add(name)
+  for (const [, specifier] of source.matchAll(
+    /(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*|^import\s*)["']([^"']+)["']/gm,
+  )) {
+    if (specifier.startsWith('.'))
+      for (const name of packagesReached(join(dirname(file), specifier), seen)) reached.add(name)
     else reached.add(specifier)
   }
   return reached

@@ -12,11 +12,21 @@ const { readSettings } = await import('../dev-server/settings.mjs')
 const { startDevServer } = await import('../dev-server/startDevServer.mjs')
 const dev = await startDevServer(readSettings(process.env, []).settings)
 const port = Number(process.env.DEMO_PORT ?? 3000)
-const next = spawn(process.execPath, [`${repo}node_modules/next/dist/bin/next`, 'dev', '-p', String(port), '-H', '127.0.0.1'], {
-  cwd: `${repo}examples/next-app`,
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ECHO_APP_ID: dev.appId, ECHO_API_URL: dev.apiUrl, ECHO_ROUTER_URL: dev.routerUrl },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
+const next = spawn(
+  process.execPath,
+  [`${repo}node_modules/next/dist/bin/next`, 'dev', '-p', String(port), '-H', '127.0.0.1'],
+  {
+    cwd: `${repo}examples/next-app`,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ECHO_APP_ID: dev.appId,
+      ECHO_API_URL: dev.apiUrl,
+      ECHO_ROUTER_URL: dev.routerUrl,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+)
 
 console.log(`
   echo-rtk on Next.js: open http://127.0.0.1:${port} (the first page takes a few seconds to compile)

@@ -16,14 +16,34 @@ const out = new URL('../src/api/echoSdkModels.json', import.meta.url)
 
 const scratch = mkdtempSync(join(tmpdir(), 'echo-sdk-models-'))
 try {
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '--prefix', scratch, `${PACKAGE}@${version}`], { stdio: 'inherit' })
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel=error',
+      '--prefix',
+      scratch,
+      `${PACKAGE}@${version}`,
+    ],
+    { stdio: 'inherit' },
+  )
   const installed = join(scratch, 'node_modules', PACKAGE)
   const { version: got } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
   const sdk = await import(pathToFileURL(join(installed, 'dist/index.js')).href)
   // The chat models (every provider's list the SDK exports) and the image models, as Echo's
   // `{ model_id, provider, input_cost_per_token, output_cost_per_token }` (an image model's output is
   // its image tokens; video models are priced per second and left out).
-  const chat = ['OpenAIModels', 'AnthropicModels', 'GeminiModels', 'OpenRouterModels', 'GroqModels', 'XAIModels'].flatMap((name) => sdk[name] ?? [])
+  const chat = [
+    'OpenAIModels',
+    'AnthropicModels',
+    'GeminiModels',
+    'OpenRouterModels',
+    'GroqModels',
+    'XAIModels',
+  ].flatMap((name) => sdk[name] ?? [])
   const images = (sdk.OpenAIImageModels ?? []).map((model) => ({
     model_id: model.model_id,
     provider: model.provider,
@@ -32,10 +52,18 @@ try {
   }))
   const seen = new Set()
   const models = [...chat, ...images]
-    .map(({ model_id, provider, input_cost_per_token, output_cost_per_token }) => ({ model_id, provider, input_cost_per_token, output_cost_per_token }))
+    .map(({ model_id, provider, input_cost_per_token, output_cost_per_token }) => ({
+      model_id,
+      provider,
+      input_cost_per_token,
+      output_cost_per_token,
+    }))
     .filter((model) => !seen.has(model.model_id) && seen.add(model.model_id))
   // One model a line: a release's changes read as lines in a diff.
-  writeFileSync(out, `{"sdkVersion":${JSON.stringify(got)},"models":[\n${models.map((model) => JSON.stringify(model)).join(',\n')}\n]}\n`)
+  writeFileSync(
+    out,
+    `{"sdkVersion":${JSON.stringify(got)},"models":[\n${models.map((model) => JSON.stringify(model)).join(',\n')}\n]}\n`,
+  )
   console.log(`wrote ${models.length} models of ${PACKAGE} ${got} to src/api/echoSdkModels.json`)
 } finally {
   rmSync(scratch, { recursive: true, force: true })

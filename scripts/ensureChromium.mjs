@@ -9,13 +9,18 @@ export function ensureChromium() {
   if (existsSync(CHROMIUM)) return true
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')
   if (!canInstall) {
-    console.error(`The e2e tests need Chromium at ${CHROMIUM}: install it (Debian: sudo apt-get install -y chromium) or set CHROMIUM_PATH.`)
+    console.error(
+      `The e2e tests need Chromium at ${CHROMIUM}: install it (Debian: sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    )
     return false
   }
   console.log(`Chromium is missing at ${CHROMIUM}: installing Debian's chromium (about a minute)...`)
   try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' })
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
   } catch (error) {
     console.error(`Installing chromium failed: ${error instanceof Error ? error.message : String(error)}`)
     return false

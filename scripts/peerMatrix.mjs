@@ -24,7 +24,8 @@ const SCRATCH = join(REPO, '.peer-matrix')
 /** The tests that meet the peers: the store, the session, the components and the testing entry. */
 const TEST_FOLDERS = ['test/store', 'test/auth', 'test/components', 'test/api/query', 'test/testing']
 /** Tests of the model clients (the AI SDK, openai, a dev server in a child process): not about the peers, and their packages are not in the scratch copy. */
-const OFF_TOPIC_IMPORT = /from '(ai(-v\d)?|@ai-sdk\/[^']+|openai|@anthropic-ai\/sdk|@google\/genai)'|dev-server|devServer/
+const OFF_TOPIC_IMPORT =
+  /from '(ai(-v\d)?|@ai-sdk\/[^']+|openai|@anthropic-ai\/sdk|@google\/genai)'|dev-server|devServer/
 
 const { testTooling, combinations } = JSON.parse(readFileSync(join(PEERS, 'combinations.json'), 'utf8'))
 const args = process.argv.slice(2)
@@ -97,10 +98,16 @@ async function runCombination(combination) {
   const lockfile = join(PEERS, `${combination.name}.package-lock.json`)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  const manifest = { name: `echo-rtk-peers-${combination.name}`, private: true, type: 'module', dependencies: wanted(combination) }
+  const manifest = {
+    name: `echo-rtk-peers-${combination.name}`,
+    private: true,
+    type: 'module',
+    dependencies: wanted(combination),
+  }
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   if (existsSync(lockfile)) cpSync(lockfile, join(dir, 'package-lock.json'))
-  else if (!update) return `no lockfile ${relative(REPO, lockfile)}: run node scripts/peerMatrix.mjs --update ${combination.name} and commit it`
+  else if (!update)
+    return `no lockfile ${relative(REPO, lockfile)}: run node scripts/peerMatrix.mjs --update ${combination.name} and commit it`
 
   heading(
     `peers ${combination.name}: ${Object.entries(combination.peers)
@@ -111,7 +118,8 @@ async function runCombination(combination) {
   if (!update) installArgs.push('--no-save')
   if ((await run('npm', installArgs, { cwd: dir })) !== 0) return 'npm install failed'
   const wrong = Object.entries(wanted(combination)).filter(([name, version]) => installedVersion(name, dir) !== version)
-  if (wrong.length > 0) return `installed ${wrong.map(([name, version]) => `${name} ${installedVersion(name, dir)} (wanted ${version})`).join(', ')}`
+  if (wrong.length > 0)
+    return `installed ${wrong.map(([name, version]) => `${name} ${installedVersion(name, dir)} (wanted ${version})`).join(', ')}`
   if (update) cpSync(join(dir, 'package-lock.json'), lockfile)
 
   cpSync(join(REPO, 'src'), join(dir, 'src'), { recursive: true })
@@ -121,9 +129,23 @@ async function runCombination(combination) {
   const included = files.filter((file) => !OFF_TOPIC_IMPORT.test(readFileSync(join(REPO, file), 'utf8')))
   for (const file of included) cpSync(join(REPO, file), join(dir, file))
   writeFileSync(join(dir, 'vitest.config.mjs'), VITEST_CONFIG)
-  console.log(`${included.length} test files; left to the main run (model clients): ${files.filter((file) => !included.includes(file)).join(', ')}`)
+  console.log(
+    `${included.length} test files; left to the main run (model clients): ${files.filter((file) => !included.includes(file)).join(', ')}`,
+  )
   const vitest = join(REPO, 'node_modules/vitest/vitest.mjs')
-  const tested = await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs', '--reporter=default', '--reporter=json', '--outputFile.json=report.json'], { cwd: dir })
+  const tested = await run(
+    process.execPath,
+    [
+      vitest,
+      'run',
+      '--config',
+      'vitest.config.mjs',
+      '--reporter=default',
+      '--reporter=json',
+      '--outputFile.json=report.json',
+    ],
+    { cwd: dir },
+  )
   countTests(join(dir, 'report.json'))
   if (tested !== 0) return 'tests failed'
 
@@ -135,7 +157,8 @@ async function runCombination(combination) {
   cpSync(join(PEERS, 'consumer.tsx'), join(dir, 'consumer.tsx'))
   writeFileSync(join(dir, 'tsconfig.consumer.json'), JSON.stringify(TSCONFIG_CONSUMER, null, 2))
   const tsc = join(REPO, 'node_modules/typescript/bin/tsc')
-  if ((await run(process.execPath, [tsc, '-p', 'tsconfig.consumer.json'], { cwd: dir })) !== 0) return 'the type check of the built package failed'
+  if ((await run(process.execPath, [tsc, '-p', 'tsconfig.consumer.json'], { cwd: dir })) !== 0)
+    return 'the type check of the built package failed'
   return null
 }
 
@@ -153,7 +176,9 @@ if (!existsSync(join(REPO, 'dist/index.d.ts'))) {
   process.exit(1)
 }
 const results = []
-for (const combination of combinations.filter((combination) => chosen.length === 0 || chosen.includes(combination.name))) {
+for (const combination of combinations.filter(
+  (combination) => chosen.length === 0 || chosen.includes(combination.name),
+)) {
   const ownInstall = Object.entries(wanted(combination)).every(([name, version]) => installedVersion(name) === version)
   if (ownInstall && !update && chosen.length === 0) {
     console.log(
@@ -166,7 +191,10 @@ for (const combination of combinations.filter((combination) => chosen.length ===
   }
   const started = Date.now()
   const failure = await runCombination(combination)
-  results.push([combination.name, failure === null ? `passed in ${Math.round((Date.now() - started) / 1000)} s` : `FAILED: ${failure}`])
+  results.push([
+    combination.name,
+    failure === null ? `passed in ${Math.round((Date.now() - started) / 1000)} s` : `FAILED: ${failure}`,
+  ])
 }
 heading('peer matrix')
 for (const [name, outcome] of results) console.log(`${name}: ${outcome}`)

@@ -47,10 +47,12 @@ const headOf = (dir) => {
 }
 
 if (gitDir === undefined) cannotSetUp('ECHO_GIT_DIR is not set')
-if (runSh === undefined || !existsSync(runSh)) cannotSetUp(kit === undefined ? 'ECHO_SETUP is not set' : `${runSh} does not exist`)
+if (runSh === undefined || !existsSync(runSh))
+  cannotSetUp(kit === undefined ? 'ECHO_SETUP is not set' : `${runSh} does not exist`)
 const commit = headOf(gitDir)
 if (commit === null) cannotSetUp(`${gitDir} is not a git dir`)
-if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) cannotSetUp("Debian's chromium is not installed (apt-get install chromium)")
+if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'))
+  cannotSetUp("Debian's chromium is not installed (apt-get install chromium)")
 
 const env = { ...process.env, ECHO_WORK: work, ECHO_TEST_MODE: '0', ECHO_ACCESS_TTL: String(ACCESS_TTL) }
 const kitStep = (...args) => run('bash', [runSh, ...args], { env })
@@ -74,16 +76,29 @@ await kitStep('stop')
 let started = Date.now()
 if ((await kitStep('start')) !== 0) cannotSetUp(`Echo did not start (its logs are in ${work}/logs)`)
 // next dev compiles each page on its first request: ask for the sign-in pages once before the clock starts.
-for (const path of ['/api/auth/csrf', '/login', '/oauth/authorize', '/api/oauth/token', '/api/v1/balance']) await fetch(`${CONTROL}${path}`).catch(() => undefined)
+for (const path of ['/api/auth/csrf', '/login', '/oauth/authorize', '/api/oauth/token', '/api/v1/balance'])
+  await fetch(`${CONTROL}${path}`).catch(() => undefined)
 const startSeconds = seconds(started)
 
 heading('the demo on Echo, in Chromium')
 started = Date.now()
 rmSync(REPORT, { force: true })
-const code = await run('npx', ['vitest', 'run', '--config', 'vitest.real-echo.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`], {
-  env: { ...env, ECHO_ACCESS_TTL: String(ACCESS_TTL) },
-  cwd: REPO,
-})
+const code = await run(
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--config',
+    'vitest.real-echo.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${REPORT}`,
+  ],
+  {
+    env: { ...env, ECHO_ACCESS_TTL: String(ACCESS_TTL) },
+    cwd: REPO,
+  },
+)
 const testSeconds = seconds(started)
 if (process.env.ECHO_KEEP !== '1') await kitStep('stop')
 

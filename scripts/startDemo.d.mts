@@ -7,4 +7,8 @@ export interface RunningDemo {
   close(): Promise<void>
 }
 
-export function startDemo(options?: { devServer?: Partial<DevServerSettings>; echo?: { appId: string; apiUrl?: string; routerUrl?: string }; appPort?: number }): Promise<RunningDemo>
+export function startDemo(options?: {
+  devServer?: Partial<DevServerSettings>
+  echo?: { appId: string; apiUrl?: string; routerUrl?: string }
+  appPort?: number
+}): Promise<RunningDemo>

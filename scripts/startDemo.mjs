@@ -20,13 +20,22 @@ export async function startDemo({ devServer = {}, echo, appPort = 5173 } = {}) {
   }
   const target = echo ?? { appId: local.appId, apiUrl: local.apiUrl, routerUrl: local.routerUrl }
   const define = Object.fromEntries(
-    Object.entries({ VITE_ECHO_APP_ID: target.appId, VITE_ECHO_API_URL: target.apiUrl, VITE_ECHO_ROUTER_URL: target.routerUrl })
+    Object.entries({
+      VITE_ECHO_APP_ID: target.appId,
+      VITE_ECHO_API_URL: target.apiUrl,
+      VITE_ECHO_ROUTER_URL: target.routerUrl,
+    })
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => [`import.meta.env.${name}`, JSON.stringify(value)]),
   )
   let vite
   try {
-    vite = await createServer({ configFile: exampleConfig, define, logLevel: 'warn', server: { port: appPort, strictPort: false, host: '127.0.0.1' } })
+    vite = await createServer({
+      configFile: exampleConfig,
+      define,
+      logLevel: 'warn',
+      server: { port: appPort, strictPort: false, host: '127.0.0.1' },
+    })
     await vite.listen()
   } catch (error) {
     await local?.close()

@@ -15,10 +15,14 @@ const steps = [
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['public API (api-report.md)', 'node', ['scripts/api-report.mjs', '--check']],
-  ['unit, component, type and e2e tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
+  [
+    'unit, component, type and e2e tests',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+  ],
   [PEER_STEP, 'node', ['scripts/peerMatrix.mjs']],
   ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
-  ['bundle size (DESIGN §6)', 'node', ['scripts/check-size.mjs']],
+  ['bundle size', 'node', ['scripts/check-size.mjs']],
 ]
 
 rmSync(report, { force: true })

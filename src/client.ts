@@ -35,7 +35,13 @@ export type {
   Transcription,
   TranscriptionRequest,
 } from './api/router/openAiTypes'
-export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessageParam, AnthropicStreamEvent, MessageRequest } from './api/router/anthropicTypes'
+export type {
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessageParam,
+  AnthropicStreamEvent,
+  MessageRequest,
+} from './api/router/anthropicTypes'
 export type {
   BatchEmbedContentsResponse,
   EmbedContentInput,

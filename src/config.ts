@@ -23,7 +23,7 @@ export interface EchoConfig {
   /** The model router host. Defaults to {@link DEFAULT_ROUTER_URL}. */
   baseRouterUrl?: string
   /**
-   * Your own servers that may receive the user's token (DESIGN §9): `'self'` for the page's
+   * Your own servers that may receive the user's token: `'self'` for the page's
    * origin, or absolute http(s) URLs (their origin counts). The session's fetch (`useEchoFetch()`)
    * sends the token there with the session's rules (one shared refresh, `isInsufficientFunds`, the
    * balance following), and your server checks it with `echo-rtk/server`. None by default: the
@@ -60,13 +60,19 @@ export interface ConfigEnvironment {
  * @example
  * resolveConfig({ appId: '60601628-cdb7-481e-8f7e-921981220348' }).apiUrl // 'https://echo.merit.systems'
  */
-export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: ConfigEnvironment = {}): ResolvedEchoConfig {
+export function resolveConfig(
+  config: EchoConfig,
+  { origin = pageOrigin() }: ConfigEnvironment = {},
+): ResolvedEchoConfig {
   if (config === null || typeof config !== 'object') {
     throw new TypeError(`EchoConfig must be an object with at least an appId, got ${describe(config)}`)
   }
   for (const [echoName, ours] of Object.entries(ECHO_SDK_NAMES)) {
     if (echoName in config) {
-      throw new TypeError(`EchoConfig.${echoName} is the name Echo's React SDK uses: echo-rtk calls it ${ours} (left as it is, it would be ignored and Echo's own host used)`)
+      throw new TypeError(
+        `EchoConfig.${echoName} is the name Echo's React SDK uses: echo-rtk calls it ${ours} (left as it is, it ` +
+          `would be ignored and Echo's own host used)`,
+      )
     }
   }
   const appIdProblem = describeAppIdProblem(config.appId, 'EchoConfig.appId')
@@ -74,7 +80,10 @@ export function resolveConfig(config: EchoConfig, { origin = pageOrigin() }: Con
   const { appId } = config
   const redirectUri = config.redirectUri ?? origin
   if (redirectUri === undefined) {
-    throw new TypeError('EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got undefined)')
+    throw new TypeError(
+      'EchoConfig.redirectUri is required outside a browser: there is no window.location to default it to (got ' +
+        'undefined)',
+    )
   }
   return {
     appId,
@@ -96,28 +105,52 @@ const APP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * @internal
  */
 export function describeAppIdProblem(appId: unknown, field: string): string | null {
-  if (typeof appId !== 'string' || appId.trim() === '') return `${field} is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`
-  if (appId.trim() !== appId) return `${field} has spaces or a line break around it (got ${JSON.stringify(appId)}): copy your app's id from the Echo dashboard without them`
-  if (!APP_ID.test(appId)) return `${field} must be your app's id from the Echo dashboard, a UUID such as 60601628-cdb7-481e-8f7e-921981220348 (got ${JSON.stringify(appId)})`
+  if (typeof appId !== 'string' || appId.trim() === '')
+    return `${field} is required: pass your app's id from the Echo dashboard (got ${describe(appId)})`
+  if (appId.trim() !== appId)
+    return (
+      `${field} has spaces or a line break around it (got ${JSON.stringify(appId)}): copy your app's id ` +
+      `from the Echo dashboard without them`
+    )
+  if (!APP_ID.test(appId))
+    return (
+      `${field} must be your app's id from the Echo dashboard, a UUID such as ` +
+      `60601628-cdb7-481e-8f7e-921981220348 (got ${JSON.stringify(appId)})`
+    )
   return null
 }
 
 /** The origins of `serverOrigins`, `'self'` as the page's origin; a clear TypeError for anything else. */
 function serverOriginsOf(listed: unknown, pageOrigin: string | undefined): string[] {
   if (listed === undefined) return []
-  if (!Array.isArray(listed)) throw new TypeError(`EchoConfig.serverOrigins must be a list such as ['self'], got ${describe(listed)}`)
+  if (!Array.isArray(listed))
+    throw new TypeError(`EchoConfig.serverOrigins must be a list such as ['self'], got ${describe(listed)}`)
   const origins = listed.map((entry: unknown) => {
     if (entry !== 'self') return new URL(httpUrl('serverOrigins', entry)).origin
-    if (pageOrigin === undefined) throw new TypeError("EchoConfig.serverOrigins 'self' means the page's origin, and there is no page here: list the server's URL instead")
+    if (pageOrigin === undefined)
+      throw new TypeError(
+        "EchoConfig.serverOrigins 'self' means the page's origin, and there is no page here: list the server's " +
+          'URL instead',
+      )
     return pageOrigin
   })
   return [...new Set(origins)]
 }
 
-/** Config names of Echo's React SDK that echo-rtk spells differently: silently ignored, they would send sign-in to Echo's own host. */
+/**
+ * Config names of Echo's React SDK that echo-rtk spells differently: silently ignored, they would send sign-in to
+ * Echo's own host.
+ */
 const ECHO_SDK_NAMES: Readonly<Record<string, keyof EchoConfig>> = { baseEchoUrl: 'apiUrl' }
 
-const CONFIG_KEYS: readonly (keyof EchoConfig)[] = ['appId', 'apiUrl', 'redirectUri', 'scope', 'baseRouterUrl', 'serverOrigins']
+const CONFIG_KEYS: readonly (keyof EchoConfig)[] = [
+  'appId',
+  'apiUrl',
+  'redirectUri',
+  'scope',
+  'baseRouterUrl',
+  'serverOrigins',
+]
 
 /**
  * What a config holds that echo-rtk does not read, each as a sentence naming the key and, when it
@@ -130,7 +163,8 @@ export function unknownConfigKeys(config: EchoConfig): string[] {
     .filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key))
     .map((key) => {
       const meant = CONFIG_KEYS.find((known) => simplified(known) === simplified(key))
-      return `echo-rtk: EchoConfig.${key} is not a setting of echo-rtk and is ignored${meant === undefined ? ` (it reads ${CONFIG_KEYS.join(', ')})` : `: did you mean ${meant}?`}`
+      const hint = meant === undefined ? ` (it reads ${CONFIG_KEYS.join(', ')})` : `: did you mean ${meant}?`
+      return `echo-rtk: EchoConfig.${key} is not a setting of echo-rtk and is ignored${hint}`
     })
 }
 
@@ -171,5 +205,12 @@ function describe(value: unknown): string {
  * @internal
  */
 export function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins }: EchoConfig): string {
-  return JSON.stringify([appId, apiUrl ?? null, redirectUri ?? null, scope ?? null, baseRouterUrl ?? null, serverOrigins ?? null])
+  return JSON.stringify([
+    appId,
+    apiUrl ?? null,
+    redirectUri ?? null,
+    scope ?? null,
+    baseRouterUrl ?? null,
+    serverOrigins ?? null,
+  ])
 }

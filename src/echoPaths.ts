@@ -1,7 +1,7 @@
 import paths from './echoPaths.json'
 
 /**
- * Echo's paths under `apiUrl`, in one table (SPEC §7, DESIGN §4 and §9): OAuth, the `/api/v1`
+ * Echo's paths under `apiUrl`, in one table: OAuth, the `/api/v1`
  * API and token validation. The client, the OIDC settings, the server entry, `echo-rtk/testing`
  * and the dev server all read this one table; it is JSON so that the dev server, plain Node, can
  * import it too. An app is `${apps}/${id}`. The router's paths are the router's own

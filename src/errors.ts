@@ -1,7 +1,7 @@
 import { isEchoErrorReason, reasonOfCode, type EchoErrorReason } from './errorReasons'
 
 /**
- * What went wrong, as a closed set of codes (SPEC §8):
+ * What went wrong, as a closed set of codes:
  * `NETWORK_ERROR` (the request never got an answer), `HTTP_<status>` (a non-OK answer),
  * `UNKNOWN_ERROR` (anything else, an aborted request included).
  */
@@ -28,7 +28,10 @@ export interface EchoErrorData {
 /** What `new EchoError(...)` takes; an `undefined` field is the same as a missing one. */
 export interface EchoErrorInit {
   code: EchoErrorCode
-  /** Defaults to what the code says: `HTTP_401` `unauthorized`, `HTTP_402` `insufficient-funds`, another `HTTP_` `http`, `NETWORK_ERROR` `network`, `UNKNOWN_ERROR` `unknown`. */
+  /**
+   * Defaults to what the code says: `HTTP_401` `unauthorized`, `HTTP_402` `insufficient-funds`, another `HTTP_`
+   * `http`, `NETWORK_ERROR` `network`, `UNKNOWN_ERROR` `unknown`.
+   */
   reason?: EchoErrorReason | undefined
   /** What went wrong; ` while <action>` is added to it. */
   message: string
@@ -109,7 +112,13 @@ export class EchoError extends Error {
       })
     }
     if (isAbortLike(value)) {
-      return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'aborted', message: 'Request aborted', cause: value, action })
+      return new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason: 'aborted',
+        message: 'Request aborted',
+        cause: value,
+        action,
+      })
     }
     const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'Unknown error'
     return new EchoError({ code: 'UNKNOWN_ERROR', message, cause: value, action })
@@ -122,11 +131,16 @@ export class EchoError extends Error {
    */
   static fromJSON(data: EchoErrorData): EchoError {
     if (typeof data !== 'object' || data === null || typeof data.message !== 'string') return EchoError.from(data)
-    const { code, reason, message, statusCode, endpoint, action, userMessage } = data as { [field in keyof EchoErrorData]: unknown } & { message: string }
+    const { code, reason, message, statusCode, endpoint, action, userMessage } = data as {
+      [field in keyof EchoErrorData]: unknown
+    } & { message: string }
     const knownCode = typeof code === 'string' && ERROR_CODE.test(code) ? (code as EchoErrorCode) : 'UNKNOWN_ERROR'
     const suffix = typeof action === 'string' ? `${WHILE}${action}` : undefined
     const named = suffix !== undefined && message.endsWith(suffix)
-    const told = typeof userMessage === 'string' && named && userMessage.endsWith(suffix) ? userMessage.slice(0, -suffix.length) : undefined
+    const told =
+      typeof userMessage === 'string' && named && userMessage.endsWith(suffix)
+        ? userMessage.slice(0, -suffix.length)
+        : undefined
     return new EchoError({
       code: knownCode,
       reason: isEchoErrorReason(reason) ? reason : undefined,
@@ -149,14 +163,25 @@ export class EchoError extends Error {
    * 401, then ` while <action>`; its `userMessage`, the sentence in the body (Echo's `{"message"}`,
    * a router's `{"error"}`, a page's text) when there is one.
    */
-  static async fromResponse(response: Response, { endpoint, action, refreshError, describe }: FailedAnswer = {}): Promise<EchoError> {
+  static async fromResponse(
+    response: Response,
+    { endpoint, action, refreshError, describe }: FailedAnswer = {},
+  ): Promise<EchoError> {
     const { status, statusText } = response
     const body = await response.text().catch(() => '')
     const described = describe?.(status, body)
     const told = described ?? (body !== '' ? body : `HTTP ${status}${statusText ? ` ${statusText}` : ''}`)
     const message = refreshError === undefined ? told : `${told} (token refresh failed: ${refreshError.message})`
     const userMessage = described ?? sentenceOf(body) ?? message
-    return new EchoError({ code: `HTTP_${status}`, message, userMessage, statusCode: status, endpoint, action, cause: refreshError })
+    return new EchoError({
+      code: `HTTP_${status}`,
+      message,
+      userMessage,
+      statusCode: status,
+      endpoint,
+      action,
+      cause: refreshError,
+    })
   }
 
   /** Plain data for Redux state, logs and `JSON.stringify`. */
@@ -173,7 +198,9 @@ export class EchoError extends Error {
   }
 }
 
-/** What to show a person for an error held as data (`useEcho().error` reads it): its `userMessage`, else its message. */
+/**
+ * What to show a person for an error held as data (`useEcho().error` reads it): its `userMessage`, else its message.
+ */
 export function userMessageOf(error: Pick<EchoErrorData, 'message' | 'userMessage'>): string {
   return error.userMessage ?? error.message
 }
@@ -201,7 +228,9 @@ export function sentenceOf(body: string): string | undefined {
     json = undefined
   }
   if (json !== undefined) return errorMessageOf(json)
-  const text = trimmed.startsWith('<') ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : trimmed
+  const text = trimmed.startsWith('<')
+    ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
+    : trimmed
   const words = text.replace(/\s+/g, ' ').trim()
   return words !== '' && words.length <= LONGEST_SENTENCE ? words : undefined
 }
@@ -213,7 +242,11 @@ export function sentenceOf(body: string): string | undefined {
  */
 export function errorMessageOf(payload: unknown, depth = 0): string | undefined {
   if (typeof payload !== 'object' || payload === null || depth > 2) return undefined
-  const { error, message, error_description: description } = payload as { error?: unknown; message?: unknown; error_description?: unknown }
+  const {
+    error,
+    message,
+    error_description: description,
+  } = payload as { error?: unknown; message?: unknown; error_description?: unknown }
   if (typeof message === 'string' && message !== '') return message
   if (typeof description === 'string' && description !== '') return description
   if (typeof error === 'string' && error !== '') return error

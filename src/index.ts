@@ -17,7 +17,7 @@ export type { EchoApi, EchoApiEndpoints, EchoApiTag } from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
-export type { SignInOptions, SignInSource } from './auth/sessionReporter'
+export type { SignInOptions, SignInSource } from './auth/EchoSession'
 export type { EchoEnvironment, WakeCause } from './auth/environment'
 export type { AuthState, AuthStatus } from './store/authSlice'
 export { authSlice, balanceSlice } from './store/sliceViews'
@@ -40,9 +40,22 @@ export {
   selectIsInsufficientFunds,
   selectIsReconnecting,
 } from './store/selectors'
-export { createEchoMiddleware, echoMiddleware, startEchoSession, stopEchoSession } from './store/middleware/echoMiddleware'
+export {
+  createEchoMiddleware,
+  echoMiddleware,
+  startEchoSession,
+  stopEchoSession,
+} from './store/middleware/echoMiddleware'
 export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'
-export { createPaymentLink, getEchoFetch, getEchoRouter, getToken, refreshBalance, signIn, signOut } from './store/thunks'
+export {
+  createPaymentLink,
+  getEchoFetch,
+  getEchoRouter,
+  getToken,
+  refreshBalance,
+  signIn,
+  signOut,
+} from './store/thunks'
 export type { CreatePaymentLinkOptions } from './store/thunks'
 export type { CheckoutIn } from './api/paymentLinks'
 export { EchoAccount } from './components/EchoAccount'
@@ -69,7 +82,7 @@ export { useEchoRouter } from './components/useEchoRouter'
 export type { UseEchoResult } from './components/useEcho'
 export type { OpenCheckoutOptions } from './components/openCheckout'
 export { insufficientFundsDetected } from './store/balanceSlice'
-export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/displayText'
+export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/echoUser'
 
 // Everything in echo-rtk/client (client.ts), the same names.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
@@ -108,7 +121,13 @@ export type {
   Transcription,
   TranscriptionRequest,
 } from './api/router/openAiTypes'
-export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessageParam, AnthropicStreamEvent, MessageRequest } from './api/router/anthropicTypes'
+export type {
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessageParam,
+  AnthropicStreamEvent,
+  MessageRequest,
+} from './api/router/anthropicTypes'
 export type {
   BatchEmbedContentsResponse,
   EmbedContentInput,

@@ -1,4 +1,4 @@
-// echo-rtk/server: your own server, billed to the user (DESIGN §9). No React, DOM or Redux.
+// echo-rtk/server: your own server, billed to the user. No React, DOM or Redux.
 export { createEchoServer } from './server/createEchoServer'
 export type { EchoRouteHandler, EchoServer, EchoServerOptions } from './server/createEchoServer'
 export type { EchoServerRequest } from './server/bearerToken'

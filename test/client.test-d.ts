@@ -1,6 +1,13 @@
 import { expectTypeOf, test } from 'vitest'
 
-import { EchoClient, EchoError, type Balance, type EchoErrorCode, type EchoErrorData, type TokenProvider } from '../src/client'
+import {
+  EchoClient,
+  EchoError,
+  type Balance,
+  type EchoErrorCode,
+  type EchoErrorData,
+  type TokenProvider,
+} from '../src/client'
 
 test('every call answers its wire shape, never any', () => {
   const client = new EchoClient({ apiKey: 'k' })
@@ -9,7 +16,10 @@ test('every call answers its wire shape, never any', () => {
     .resolves.toHaveProperty('paymentLink')
     .toHaveProperty('url')
     .toEqualTypeOf<string>()
-  expectTypeOf(client.apps.list()).resolves.toHaveProperty('apps').items.toHaveProperty('homepageUrl').toEqualTypeOf<string | null>()
+  expectTypeOf(client.apps.list())
+    .resolves.toHaveProperty('apps')
+    .items.toHaveProperty('homepageUrl')
+    .toEqualTypeOf<string | null>()
 })
 
 test('error codes are a closed set', () => {

@@ -5,7 +5,9 @@ import { unknownConfigKeys } from '../src/config'
 
 describe('resolveConfig', () => {
   it('fills the three defaults and takes the page origin as redirect URI', () => {
-    expect(resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }, { origin: 'http://localhost:5173' })).toEqual({
+    expect(
+      resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }, { origin: 'http://localhost:5173' }),
+    ).toEqual({
       appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51',
       apiUrl: 'https://echo.merit.systems',
       redirectUri: 'http://localhost:5173',
@@ -13,7 +15,11 @@ describe('resolveConfig', () => {
       baseRouterUrl: 'https://echo.router.merit.systems',
       serverOrigins: [],
     })
-    expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual(['https://echo.merit.systems', 'https://echo.router.merit.systems', 'llm:invoke offline_access'])
+    expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
+      'https://echo.merit.systems',
+      'https://echo.router.merit.systems',
+      'llm:invoke offline_access',
+    ])
   })
 
   it('keeps what the app gives, without trailing slashes on the hosts', () => {
@@ -36,7 +42,10 @@ describe('resolveConfig', () => {
 
   it("takes serverOrigins as origins: 'self' is the page's, a URL counts for its origin, each once", () => {
     const { serverOrigins } = resolveConfig(
-      { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', serverOrigins: ['self', 'https://api.example.com/v1/chat', 'http://localhost:5173/'] },
+      {
+        appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56',
+        serverOrigins: ['self', 'https://api.example.com/v1/chat', 'http://localhost:5173/'],
+      },
       { origin: 'http://localhost:5173' },
     )
     expect(serverOrigins).toEqual(['http://localhost:5173', 'https://api.example.com'])
@@ -47,11 +56,24 @@ describe('resolveConfig', () => {
     [['*'], 'EchoConfig.serverOrigins must be an absolute http(s) URL, got "*"'],
     ['self', 'EchoConfig.serverOrigins must be a list such as [\'self\'], got "self"'],
   ])('refuses serverOrigins of %j, saying what to give', (serverOrigins, message) => {
-    expect(() => resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', serverOrigins } as unknown as EchoConfig, { origin: 'http://localhost' })).toThrow(message)
+    expect(() =>
+      resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', serverOrigins } as unknown as EchoConfig, {
+        origin: 'http://localhost',
+      }),
+    ).toThrow(message)
   })
 
   it("refuses 'self' where there is no page to take the origin of", () => {
-    expect(() => resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', redirectUri: 'https://app.example.com', serverOrigins: ['self'] }, { origin: undefined })).toThrow(
+    expect(() =>
+      resolveConfig(
+        {
+          appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56',
+          redirectUri: 'https://app.example.com',
+          serverOrigins: ['self'],
+        },
+        { origin: undefined },
+      ),
+    ).toThrow(
       "EchoConfig.serverOrigins 'self' means the page's origin, and there is no page here: list the server's URL instead",
     )
   })
@@ -71,17 +93,20 @@ describe('resolveConfig', () => {
     },
   )
 
-  it.each([' 60601628-cdb7-481e-8f7e-921981220348', '60601628-cdb7-481e-8f7e-921981220348\n', '60601628-cdb7-481e-8f7e-921981220348 '])(
-    'refuses an appId pasted with white space around it (%j) instead of trimming it quietly',
-    (appId) => {
-      expect(() => resolveConfig({ appId }, { origin: 'http://localhost' })).toThrow(
-        `EchoConfig.appId has spaces or a line break around it (got ${JSON.stringify(appId)}): copy your app's id from the Echo dashboard without them`,
-      )
-    },
-  )
+  it.each([
+    ' 60601628-cdb7-481e-8f7e-921981220348',
+    '60601628-cdb7-481e-8f7e-921981220348\n',
+    '60601628-cdb7-481e-8f7e-921981220348 ',
+  ])('refuses an appId pasted with white space around it (%j) instead of trimming it quietly', (appId) => {
+    expect(() => resolveConfig({ appId }, { origin: 'http://localhost' })).toThrow(
+      `EchoConfig.appId has spaces or a line break around it (got ${JSON.stringify(appId)}): copy your app's id from the Echo dashboard without them`,
+    )
+  })
 
   it('takes an app id in capitals as Echo shows it', () => {
-    expect(resolveConfig({ appId: '60601628-CDB7-481E-8F7E-921981220348' }, { origin: 'http://localhost' }).appId).toBe('60601628-CDB7-481E-8F7E-921981220348')
+    expect(resolveConfig({ appId: '60601628-CDB7-481E-8F7E-921981220348' }, { origin: 'http://localhost' }).appId).toBe(
+      '60601628-CDB7-481E-8F7E-921981220348',
+    )
   })
 
   it.each([
@@ -90,33 +115,47 @@ describe('resolveConfig', () => {
     ['baseRouterUrl', '/router'],
     ['redirectUri', 'javascript:alert(1)'],
   ] as const)('refuses a %s of %j that is not an absolute http(s) URL', (field, value) => {
-    expect(() => resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', [field]: value }, { origin: 'http://localhost' })).toThrow(
-      `EchoConfig.${field} must be an absolute http(s) URL, got ${JSON.stringify(value)}`,
-    )
+    expect(() =>
+      resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', [field]: value }, { origin: 'http://localhost' }),
+    ).toThrow(`EchoConfig.${field} must be an absolute http(s) URL, got ${JSON.stringify(value)}`)
   })
 
   it('asks for a redirect URI where there is no page to default it to', () => {
-    expect(() => resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56' }, { origin: undefined })).toThrow(/EchoConfig\.redirectUri is required outside a browser/)
+    expect(() => resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56' }, { origin: undefined })).toThrow(
+      /EchoConfig\.redirectUri is required outside a browser/,
+    )
   })
 
   it('refuses a config that is not an object', () => {
-    expect(() => resolveConfig(null as unknown as EchoConfig)).toThrow('EchoConfig must be an object with at least an appId, got null')
+    expect(() => resolveConfig(null as unknown as EchoConfig)).toThrow(
+      'EchoConfig must be an object with at least an appId, got null',
+    )
   })
 
   it("refuses Echo's React SDK's name for the API host, naming echo-rtk's: sign-in would otherwise go to Echo's own host", () => {
-    const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', baseEchoUrl: 'http://127.0.0.1:8787' } as unknown as EchoConfig
+    const config = {
+      appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56',
+      baseEchoUrl: 'http://127.0.0.1:8787',
+    } as unknown as EchoConfig
     expect(() => resolveConfig(config, { origin: 'http://localhost' })).toThrow(
       "EchoConfig.baseEchoUrl is the name Echo's React SDK uses: echo-rtk calls it apiUrl (left as it is, it would be ignored and Echo's own host used)",
     )
   })
 
   it('names every key it does not read, and the one meant when it is a misspelling', () => {
-    const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiURL: 'x', redirectUrl: 'y', theme: 'dark' } as unknown as EchoConfig
+    const config = {
+      appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56',
+      apiURL: 'x',
+      redirectUrl: 'y',
+      theme: 'dark',
+    } as unknown as EchoConfig
     expect(unknownConfigKeys(config)).toEqual([
       'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
       'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
       'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins)',
     ])
-    expect(unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] })).toEqual([])
+    expect(
+      unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] }),
+    ).toEqual([])
   })
 })

@@ -21,17 +21,29 @@ describe('EchoError', () => {
     const cause = new Error('root')
     const bare = new EchoError({ code: 'HTTP_500', message: 'boom', statusCode: 500, endpoint: '/api/v1/user', cause })
     const named = EchoError.from(bare, 'fetching user')
-    expect(named.toJSON()).toEqual({ code: 'HTTP_500', reason: 'http', message: 'boom while fetching user', statusCode: 500, endpoint: '/api/v1/user', action: 'fetching user' })
+    expect(named.toJSON()).toEqual({
+      code: 'HTTP_500',
+      reason: 'http',
+      message: 'boom while fetching user',
+      statusCode: 500,
+      endpoint: '/api/v1/user',
+      action: 'fetching user',
+    })
     expect(named.cause).toBe(cause)
   })
 
   it('comes back from its plain data whole, still counting its action as added', () => {
-    const data = EchoError.from(EchoError.network(new TypeError('fetch failed'), '/api/v1/balance'), 'fetching balance').toJSON()
+    const data = EchoError.from(
+      EchoError.network(new TypeError('fetch failed'), '/api/v1/balance'),
+      'fetching balance',
+    ).toJSON()
     const revived = EchoError.fromJSON(data)
     expect(revived).toBeInstanceOf(EchoError)
     expect(revived.toJSON()).toEqual(data)
     expect(EchoError.from(revived, 'refreshing balance').message).toBe('Network error while fetching balance')
-    expect(EchoError.fromJSON({ code: 'HTTP_500', reason: 'http', message: 'boom', statusCode: 500 }).message).toBe('boom')
+    expect(EchoError.fromJSON({ code: 'HTTP_500', reason: 'http', message: 'boom', statusCode: 500 }).message).toBe(
+      'boom',
+    )
   })
 
   it('keeps its action as a field, never read back out of the message: given once, it is added once', () => {
@@ -45,8 +57,17 @@ describe('EchoError', () => {
   })
 
   it('comes back from plain data with its action as a field, even when the message has " while " of its own', () => {
-    const data = new EchoError({ code: 'HTTP_500', message: 'Failed while saving', action: 'fetching balance' }).toJSON()
-    expect(data).toEqual({ code: 'HTTP_500', reason: 'http', message: 'Failed while saving while fetching balance', action: 'fetching balance' })
+    const data = new EchoError({
+      code: 'HTTP_500',
+      message: 'Failed while saving',
+      action: 'fetching balance',
+    }).toJSON()
+    expect(data).toEqual({
+      code: 'HTTP_500',
+      reason: 'http',
+      message: 'Failed while saving while fetching balance',
+      action: 'fetching balance',
+    })
     const revived = EchoError.fromJSON(data)
     expect(revived.action).toBe('fetching balance')
     expect(revived.message).toBe('Failed while saving while fetching balance')
@@ -59,20 +80,38 @@ describe('EchoError', () => {
     expect(new EchoError({ code: 'HTTP_503', message: 'x' }).reason).toBe('http')
     expect(new EchoError({ code: 'NETWORK_ERROR', message: 'x' }).reason).toBe('network')
     expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' }).reason).toBe('unknown')
-    expect(new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' }).reason).toBe('not-authenticated')
+    expect(
+      new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' }).reason,
+    ).toBe('not-authenticated')
     expect(EchoError.from(Object.assign(new Error('stop'), { name: 'AbortError' })).reason).toBe('aborted')
   })
 
   it('fromJSON keeps a known reason and reads a missing or unknown one as its code says', () => {
-    expect(EchoError.fromJSON({ code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' }).reason).toBe('session-ended')
+    expect(
+      EchoError.fromJSON({
+        code: 'UNKNOWN_ERROR',
+        reason: 'session-ended',
+        message: 'Your session has ended. Sign in again.',
+      }).reason,
+    ).toBe('session-ended')
     expect(EchoError.fromJSON({ code: 'HTTP_402', message: 'x' } as never).reason).toBe('insufficient-funds')
-    expect(EchoError.fromJSON({ code: 'HTTP_402', reason: 'broke', message: 'x' } as never).reason).toBe('insufficient-funds')
+    expect(EchoError.fromJSON({ code: 'HTTP_402', reason: 'broke', message: 'x' } as never).reason).toBe(
+      'insufficient-funds',
+    )
   })
 
   it('fromJSON takes malformed data without throwing: wrong kinds left out, an unknown code read as UNKNOWN_ERROR', () => {
     const odd = { code: 'TEAPOT', message: 'x', statusCode: '402', endpoint: 7 } as never
     expect(EchoError.fromJSON(odd).toJSON()).toStrictEqual({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'x' })
-    expect(EchoError.fromJSON({ code: 'HTTP_404', reason: 'http', message: 'gone', statusCode: 404, endpoint: '/x' }).toJSON()).toStrictEqual({
+    expect(
+      EchoError.fromJSON({
+        code: 'HTTP_404',
+        reason: 'http',
+        message: 'gone',
+        statusCode: 404,
+        endpoint: '/x',
+      }).toJSON(),
+    ).toStrictEqual({
       code: 'HTTP_404',
       reason: 'http',
       message: 'gone',
@@ -99,37 +138,73 @@ describe('EchoError', () => {
   })
 
   it('fromJSON keeps exactly the catalogue codes, and reads a near miss as UNKNOWN_ERROR', () => {
-    for (const code of ['NETWORK_ERROR', 'UNKNOWN_ERROR', 'HTTP_402']) expect(EchoError.fromJSON({ code, message: 'x' } as never).code).toBe(code)
+    for (const code of ['NETWORK_ERROR', 'UNKNOWN_ERROR', 'HTTP_402'])
+      expect(EchoError.fromJSON({ code, message: 'x' } as never).code).toBe(code)
     for (const code of ['HTTP_40', 'HTTP_4020', 'HTTP_abc', 'A_NETWORK_ERROR', 'NETWORK_ERRORS', 'http_402']) {
       expect(EchoError.fromJSON({ code, message: 'x' } as never).code).toBe('UNKNOWN_ERROR')
     }
   })
 
   it('fromJSON of something that is not error data (null, text) reads it as EchoError.from would', () => {
-    expect(EchoError.fromJSON(null as never).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'Unknown error' })
-    expect(EchoError.fromJSON('socket hang up' as never).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'socket hang up' })
+    expect(EchoError.fromJSON(null as never).toJSON()).toEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'unknown',
+      message: 'Unknown error',
+    })
+    expect(EchoError.fromJSON('socket hang up' as never).toJSON()).toEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'unknown',
+      message: 'socket hang up',
+    })
   })
 
   it('maps an empty answer to HTTP_<status> named by its status and status text', async () => {
-    expect((await EchoError.fromResponse(new Response('', { status: 404, statusText: 'Not Found' }))).message).toBe('HTTP 404 Not Found')
+    expect((await EchoError.fromResponse(new Response('', { status: 404, statusText: 'Not Found' }))).message).toBe(
+      'HTTP 404 Not Found',
+    )
     expect((await EchoError.fromResponse(new Response(null, { status: 500 }))).message).toBe('HTTP 500')
   })
 
   it('turns anything else into UNKNOWN_ERROR', () => {
-    expect(EchoError.from(new RangeError('bad'), 'doing it').toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'bad while doing it', action: 'doing it' })
+    expect(EchoError.from(new RangeError('bad'), 'doing it').toJSON()).toEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'unknown',
+      message: 'bad while doing it',
+      action: 'doing it',
+    })
     expect(EchoError.from('text', 'doing it').message).toBe('text while doing it')
     expect(EchoError.from({ weird: true }).message).toBe('Unknown error')
   })
 
   it('is plain data through toJSON and JSON.stringify', () => {
-    const error = new EchoError({ code: 'HTTP_402', message: 'Payment required', statusCode: 402, endpoint: '/chat/completions' })
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'HTTP_402', reason: 'insufficient-funds', message: 'Payment required', statusCode: 402, endpoint: '/chat/completions' })
-    expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' }).toJSON()).toStrictEqual({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'x' })
+    const error = new EchoError({
+      code: 'HTTP_402',
+      message: 'Payment required',
+      statusCode: 402,
+      endpoint: '/chat/completions',
+    })
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      code: 'HTTP_402',
+      reason: 'insufficient-funds',
+      message: 'Payment required',
+      statusCode: 402,
+      endpoint: '/chat/completions',
+    })
+    expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' }).toJSON()).toStrictEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'unknown',
+      message: 'x',
+    })
   })
 
   it('maps a response whose body cannot be read to HTTP_<status> naming the status', async () => {
-    const unreadable = new Response(new ReadableStream({ pull: (controller) => controller.error(new Error('reset')) }), { status: 503, statusText: 'Service Unavailable' })
-    expect((await EchoError.fromResponse(unreadable, { endpoint: '/api/v1/balance', action: 'fetching balance' })).toJSON()).toEqual({
+    const unreadable = new Response(
+      new ReadableStream({ pull: (controller) => controller.error(new Error('reset')) }),
+      { status: 503, statusText: 'Service Unavailable' },
+    )
+    expect(
+      (await EchoError.fromResponse(unreadable, { endpoint: '/api/v1/balance', action: 'fetching balance' })).toJSON(),
+    ).toEqual({
       code: 'HTTP_503',
       reason: 'http',
       message: 'HTTP 503 Service Unavailable while fetching balance',
@@ -140,7 +215,9 @@ describe('EchoError', () => {
   })
 
   it('maps a response to HTTP_<status> with the body text as message, and the text of a page as the sentence for the user', async () => {
-    const error = await EchoError.fromResponse(new Response('<html>No credits</html>', { status: 402 }), { endpoint: '/chat/completions' })
+    const error = await EchoError.fromResponse(new Response('<html>No credits</html>', { status: 402 }), {
+      endpoint: '/chat/completions',
+    })
     expect(error.toJSON()).toEqual({
       code: 'HTTP_402',
       reason: 'insufficient-funds',
@@ -187,7 +264,12 @@ describe('isInsufficientFunds, for errors from other clients and odd values', ()
 describe('isAbortError', () => {
   it('tells an aborted call from a failed one', () => {
     const aborted = EchoError.from(new DOMException('aborted', 'AbortError'), 'fetching balance')
-    expect(aborted.toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'aborted', message: 'Request aborted while fetching balance', action: 'fetching balance' })
+    expect(aborted.toJSON()).toEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'aborted',
+      message: 'Request aborted while fetching balance',
+      action: 'fetching balance',
+    })
     expect(isAbortError(aborted)).toBe(true)
     expect(isAbortError(EchoError.network(new TypeError('fetch failed')))).toBe(false)
   })

@@ -17,9 +17,14 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect w
  * @param {string} path
  */
 export function answerFavicon(req, res, path) {
-  if ((path !== FAVICON_PATH && path !== '/favicon.ico') || (req.method !== 'GET' && req.method !== 'HEAD')) return false
+  if ((path !== FAVICON_PATH && path !== '/favicon.ico') || (req.method !== 'GET' && req.method !== 'HEAD'))
+    return false
   // The same SVG at /favicon.ico: browsers go by the Content-Type, not by the name.
-  res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Content-Length': String(Buffer.byteLength(SVG)), 'Cache-Control': 'public, max-age=86400' })
+  res.writeHead(200, {
+    'Content-Type': 'image/svg+xml',
+    'Content-Length': String(Buffer.byteLength(SVG)),
+    'Cache-Control': 'public, max-age=86400',
+  })
   res.end(req.method === 'HEAD' ? undefined : SVG)
   return true
 }

@@ -12,7 +12,9 @@ export class HttpError extends Error {
    * @param {Record<string, unknown>} body
    */
   constructor(status, body) {
-    super(typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`)
+    super(
+      typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`,
+    )
     this.status = status
     this.body = body
   }

@@ -1,5 +1,5 @@
-// The eight /api/v1 endpoints (SPEC §7) over the in-memory ledger, with Echo's wire shapes and
-// error bodies (DESIGN §8): `{ message }`, 401 `{"message":"Unauthorized"}`, 400s with `errors`.
+// The eight /api/v1 endpoints over the in-memory ledger, with Echo's wire shapes and
+// error bodies: `{ message }`, 401 `{"message":"Unauthorized"}`, 400s with `errors`.
 
 import { BodyTooLargeError, HttpError, bearerToken, readJson, sendJson } from '../http/http.mjs'
 import { DEMO_APP, ECHO_PATHS, TEST_USER } from '../fixtures.mjs'
@@ -14,7 +14,8 @@ import { toUsd } from './ledger.mjs'
  * @param {string} field
  * @param {string} message
  */
-const invalidField = (field, message) => new HttpError(400, { message: 'Invalid request body', errors: [{ path: field ? [field] : [], message }] })
+const invalidField = (field, message) =>
+  new HttpError(400, { message: 'Invalid request body', errors: [{ path: field ? [field] : [], message }] })
 
 const notFound = () => new HttpError(404, { message: 'App not found' })
 
@@ -30,7 +31,13 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
       const page = nonNegativeInteger(query.get('page'), 0)
       const pageSize = Math.min(nonNegativeInteger(query.get('page_size'), 10) || 10, 100)
       const apps = [DEMO_APP]
-      return { items: apps.slice(page * pageSize, (page + 1) * pageSize), page, page_size: pageSize, total_count: apps.length, has_next: (page + 1) * pageSize < apps.length }
+      return {
+        items: apps.slice(page * pageSize, (page + 1) * pageSize),
+        page,
+        page_size: pageSize,
+        total_count: apps.length,
+        has_next: (page + 1) * pageSize < apps.length,
+      }
     },
     [`GET ${ECHO_PATHS.apps}/:id`]: (_req, _body, [id]) => {
       if (id !== DEMO_APP.id) throw notFound()
@@ -48,12 +55,20 @@ export function createApiHandler({ apiUrl, ledger, findAccessToken }) {
         throw invalidField('amount', 'amount must be a number of US dollars, at least 1')
       }
       const description = body.description === undefined ? 'Echo Credits' : requireString(body, 'description')
-      const successUrl = body.successUrl === undefined ? (req.headers.origin ?? apiUrl) : requireString(body, 'successUrl')
+      const successUrl =
+        body.successUrl === undefined ? (req.headers.origin ?? apiUrl) : requireString(body, 'successUrl')
       if (!/^https?:$/.test(URL.canParse(successUrl) ? new URL(successUrl).protocol : '')) {
         throw invalidField('successUrl', 'successUrl must be an absolute http(s) URL')
       }
       const link = ledger.createPaymentLink({ amount, description, successUrl })
-      const paymentLink = { id: link.id, url: `${apiUrl}/checkout/${link.id}`, amount: toUsd(link.amountMicros), currency: 'usd', status: link.status, created: link.created }
+      const paymentLink = {
+        id: link.id,
+        url: `${apiUrl}/checkout/${link.id}`,
+        amount: toUsd(link.amountMicros),
+        currency: 'usd',
+        status: link.status,
+        created: link.created,
+      }
       const payment = {
         id: `pay_dev_${link.id.slice('plink_dev_'.length)}`,
         amount: paymentLink.amount,

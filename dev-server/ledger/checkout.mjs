@@ -15,7 +15,14 @@ export function createCheckoutHandler({ ledger }) {
     const id = match[1] ?? ''
     const link = ledger.findPaymentLink(id)
     if (!link) {
-      sendHtml(res, 404, page('Checkout not found', '<h1>This payment link does not exist</h1><p>The dev server forgets its payment links when it stops.</p>'))
+      sendHtml(
+        res,
+        404,
+        page(
+          'Checkout not found',
+          '<h1>This payment link does not exist</h1><p>The dev server forgets its payment links when it stops.</p>',
+        ),
+      )
       return true
     }
     const amount = formatUsd(toUsd(link.amountMicros))
@@ -23,7 +30,14 @@ export function createCheckoutHandler({ ledger }) {
       if (ledger.payPaymentLink(id)) {
         redirect(res, link.successUrl)
       } else {
-        sendHtml(res, 409, page('Already paid', `<h1>This link was already paid</h1><p><a href="${escapeHtml(link.successUrl)}">Back to the app</a></p>`))
+        sendHtml(
+          res,
+          409,
+          page(
+            'Already paid',
+            `<h1>This link was already paid</h1><p><a href="${escapeHtml(link.successUrl)}">Back to the app</a></p>`,
+          ),
+        )
       }
       return true
     }

@@ -47,7 +47,17 @@ export class Ledger {
   /** @type {number} */ #paidMicros
   #spentMicros = 0
   /** @type {Map<string, FreeTier>} only the demo app has one; another app draws the paid balance alone */
-  #freeTiers = new Map([[DEMO_APP_ID, { spendPoolId: DEMO_FREE_TIER.spendPoolId, poolMicros: toMicros(DEMO_FREE_TIER.poolBalance), limitMicros: toMicros(DEMO_FREE_TIER.spendLimit), spentMicros: 0 }]])
+  #freeTiers = new Map([
+    [
+      DEMO_APP_ID,
+      {
+        spendPoolId: DEMO_FREE_TIER.spendPoolId,
+        poolMicros: toMicros(DEMO_FREE_TIER.poolBalance),
+        limitMicros: toMicros(DEMO_FREE_TIER.spendLimit),
+        spentMicros: 0,
+      },
+    ],
+  ])
   /** @type {Map<string, PaymentLinkRecord>} */
   #paymentLinks = new Map()
   /** @type {Set<string>} */
@@ -198,7 +208,8 @@ export class Ledger {
    */
   redeemReferral(echoAppId, code) {
     if (code.trim().toUpperCase() !== REFERRAL_CODE) return { success: false, message: 'Invalid referral code' }
-    if (this.#redeemedReferrals.has(echoAppId)) return { success: false, message: 'A referral code was already applied for this app' }
+    if (this.#redeemedReferrals.has(echoAppId))
+      return { success: false, message: 'A referral code was already applied for this app' }
     this.#redeemedReferrals.add(echoAppId)
     return { success: true, message: 'Referral code applied' }
   }

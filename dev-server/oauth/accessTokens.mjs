@@ -65,7 +65,12 @@ export function createAccessTokenVerifier(provider, signingKey, now = Date.now) 
   async function findOpaque(token) {
     const found = await provider.AccessToken.find(token)
     if (!found || found.isExpired) return undefined
-    return { accountId: String(found.accountId), clientId: String(found.clientId), scope: String(found.scope ?? ''), expiresAt: Number(found.exp) }
+    return {
+      accountId: String(found.accountId),
+      clientId: String(found.clientId),
+      scope: String(found.scope ?? ''),
+      expiresAt: Number(found.exp),
+    }
   }
 
   return findAccessToken
@@ -86,7 +91,9 @@ function verifyJwt(token, key, nowSeconds) {
     const expected = createHmac('sha256', key.secret).update(`${header}.${payload}`).digest()
     const given = Buffer.from(signature, 'base64url')
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
-    const claims = /** @type {Record<string, unknown>} */ (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')))
+    const claims = /** @type {Record<string, unknown>} */ (
+      JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    )
     if (claims.aud !== key.audience || claims.app_id !== key.audience) return undefined
     if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) return undefined
     if (typeof claims.jti !== 'string') return undefined

@@ -27,11 +27,22 @@ export function createInteractionHandler({ provider, autoLogin }) {
     try {
       details = await provider.interactionDetails(req, res)
     } catch {
-      sendHtml(res, 400, page('Sign-in expired', '<h1>This sign-in has expired</h1><p>Go back to the app and sign in again.</p>'))
+      sendHtml(
+        res,
+        400,
+        page('Sign-in expired', '<h1>This sign-in has expired</h1><p>Go back to the app and sign in again.</p>'),
+      )
       return true
     }
     if (details.uid !== uid) {
-      sendHtml(res, 400, page('Sign-in expired', '<h1>This sign-in is not the current one</h1><p>Go back to the app and sign in again.</p>'))
+      sendHtml(
+        res,
+        400,
+        page(
+          'Sign-in expired',
+          '<h1>This sign-in is not the current one</h1><p>Go back to the app and sign in again.</p>',
+        ),
+      )
       return true
     }
     const prompt = details.prompt.name
@@ -57,7 +68,14 @@ export function createInteractionHandler({ provider, autoLogin }) {
       return finish(req, res, loggedIn())
     }
     if (action === 'confirm' && prompt === 'consent') return finish(req, res, await consented(provider, details))
-    sendHtml(res, 400, page('Unexpected step', '<h1>This step does not match the sign-in</h1><p>Go back to the app and sign in again.</p>'))
+    sendHtml(
+      res,
+      400,
+      page(
+        'Unexpected step',
+        '<h1>This step does not match the sign-in</h1><p>Go back to the app and sign in again.</p>',
+      ),
+    )
     return true
   }
 
@@ -84,12 +102,18 @@ function loggedIn() {
 async function consented(provider, details) {
   const { prompt, params, session } = details
   const accountId = session?.accountId ?? TEST_USER.id
-  const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId, clientId: String(params.client_id) })
   if (!grant) throw new Error('The grant of this sign-in has gone')
-  const missing = /** @type {{ missingOIDCScope?: string[], missingOIDCClaims?: string[], missingResourceScopes?: Record<string, string[]> }} */ (prompt.details)
+  const missing =
+    /** @type {{ missingOIDCScope?: string[], missingOIDCClaims?: string[], missingResourceScopes?: Record<string, string[]> }} */ (
+      prompt.details
+    )
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims)
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '))
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '))
   const grantId = await grant.save()
   return { consent: { grantId } }
 }
@@ -126,7 +150,10 @@ function consentPage(uid, params) {
     .split(' ')
     .filter(Boolean)
   const appName = params.client_id === DEMO_APP.id ? DEMO_APP.name : String(params.client_id)
-  const items = scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[/** @type {keyof typeof SCOPE_TEXT} */ (scope)] ?? scope)}</li>`)
+  const items = scopes.map(
+    (scope) =>
+      `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[/** @type {keyof typeof SCOPE_TEXT} */ (scope)] ?? scope)}</li>`,
+  )
   return page(
     'Allow access (dev)',
     `<h1>Allow ${escapeHtml(appName)} to use your Echo account?</h1>

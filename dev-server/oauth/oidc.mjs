@@ -72,7 +72,8 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
     allowOmittingSingleRegisteredRedirectUri: false,
     rotateRefreshToken: true,
     expiresWithSession: () => false,
-    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    issueRefreshToken: (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     clientBasedCORS: () => true,
     ttl: {
       AccessToken: accessTtl,
@@ -181,7 +182,13 @@ function allowLoopbackRedirects(provider) {
 export function isLoopbackHttpUri(value) {
   if (typeof value !== 'string' || !URL.canParse(value)) return false
   const url = new URL(value)
-  return url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1') && url.username === '' && url.password === '' && !value.includes('#')
+  return (
+    url.protocol === 'http:' &&
+    (url.hostname === 'localhost' || url.hostname === '127.0.0.1') &&
+    url.username === '' &&
+    url.password === '' &&
+    !value.includes('#')
+  )
 }
 
 /**
@@ -277,7 +284,10 @@ ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><butto
  */
 function renderError(ctx, out) {
   ctx.type = 'html'
-  ctx.body = page('Sign-in error', `<h1>Echo dev server: sign-in error</h1><p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`)
+  ctx.body = page(
+    'Sign-in error',
+    `<h1>Echo dev server: sign-in error</h1><p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`,
+  )
 }
 
 /** @param {import('oidc-provider').KoaContextWithOIDC} ctx */

@@ -149,7 +149,14 @@ declare module 'oidc-provider' {
   /** The options the dev server sets; oidc-provider has many more. */
   export interface Configuration {
     adapter?: AdapterConstructor
-    routes?: { authorization?: string; token?: string; jwks?: string; end_session?: string; revocation?: string; userinfo?: string }
+    routes?: {
+      authorization?: string
+      token?: string
+      jwks?: string
+      end_session?: string
+      revocation?: string
+      userinfo?: string
+    }
     clients?: ClientMetadata[]
     scopes?: string[]
     findAccount?: (ctx: KoaContextWithOIDC, sub: string) => Account | undefined | Promise<Account | undefined>
@@ -161,7 +168,14 @@ declare module 'oidc-provider' {
     expiresWithSession?: (ctx: KoaContextWithOIDC, code: BaseToken) => boolean
     issueRefreshToken?: (ctx: KoaContextWithOIDC, client: Client, code: BaseToken) => boolean
     clientBasedCORS?: (ctx: KoaContextWithOIDC, origin: string, client: Client) => boolean
-    ttl?: { AccessToken?: number; AuthorizationCode?: number; Interaction?: number; Session?: number; Grant?: number; RefreshToken?: number }
+    ttl?: {
+      AccessToken?: number
+      AuthorizationCode?: number
+      Interaction?: number
+      Session?: number
+      Grant?: number
+      RefreshToken?: number
+    }
     interactions?: { url?: (ctx: KoaContextWithOIDC, interaction: Interaction) => string }
     renderError?: (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => void | Promise<void>
     formats?: { customizers?: { jwt?: JwtCustomizer } }
@@ -204,7 +218,12 @@ declare module 'oidc-provider' {
     /** The provider as a node:http request listener. */
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: InteractionResults, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: InteractionResults,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>
     on(event: 'access_token.issued', listener: (token: AccessToken) => void): this
     /** `out`: the parameters of the redirect back to the app, which the listener may change. */
     on(event: 'authorization.success', listener: (ctx: KoaContextWithOIDC, out: Record<string, unknown>) => void): this

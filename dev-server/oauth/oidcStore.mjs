@@ -12,7 +12,7 @@ const SWEEP_EVERY = 500
  * @typedef {AdapterPayload | string | Set<string>} Stored
  */
 
-/** Echo's grace for a rotated refresh token (DESIGN §7). */
+/** Echo's grace for a rotated refresh token. */
 export const REFRESH_GRACE_MS = 2 * 60 * 1000
 
 /**

@@ -1,4 +1,4 @@
-// /api/oauth/userinfo as Echo answers it (DESIGN §8). oidc-provider's own userinfo refuses tokens
+// /api/oauth/userinfo as Echo answers it. oidc-provider's own userinfo refuses tokens
 // without the `openid` scope, which Echo never asks for, so this route answers instead.
 
 import { bearerToken, sendJson } from '../http/http.mjs'

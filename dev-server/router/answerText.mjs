@@ -22,7 +22,12 @@ export function answerFor(body, maxTokens, text = defaultText(body)) {
   const all = splitTokens(text)
   const limit = maxTokens !== undefined && Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : Infinity
   const tokens = all.slice(0, limit)
-  return { tokens, text: tokens.join(''), inputTokens: countTokens(collectText(body)), truncated: tokens.length < all.length }
+  return {
+    tokens,
+    text: tokens.join(''),
+    inputTokens: countTokens(collectText(body)),
+    truncated: tokens.length < all.length,
+  }
 }
 
 /** @param {Record<string, unknown>} body */
@@ -56,7 +61,13 @@ export function countTokens(text) {
  * @param {Record<string, unknown>} body
  */
 export function lastUserText(body) {
-  const turns = Array.isArray(body.messages) ? body.messages : Array.isArray(body.contents) ? body.contents : Array.isArray(body.input) ? body.input : undefined
+  const turns = Array.isArray(body.messages)
+    ? body.messages
+    : Array.isArray(body.contents)
+      ? body.contents
+      : Array.isArray(body.input)
+        ? body.input
+        : undefined
   if (turns) {
     const users = turns.filter((turn) => isRecord(turn) && (turn.role === undefined || turn.role === 'user'))
     return collectText(users.at(-1))
@@ -76,7 +87,18 @@ export function collectText(value) {
   if (typeof value === 'string') return value
   if (Array.isArray(value)) return value.map(collectText).filter(Boolean).join(' ')
   if (!isRecord(value)) return ''
-  const parts = ['system', 'instructions', 'systemInstruction', 'messages', 'contents', 'input', 'prompt', 'content', 'parts', 'text']
+  const parts = [
+    'system',
+    'instructions',
+    'systemInstruction',
+    'messages',
+    'contents',
+    'input',
+    'prompt',
+    'content',
+    'parts',
+    'text',
+  ]
     .filter((key) => key in value)
     .map((key) => collectText(value[key]))
   return parts.filter(Boolean).join(' ')

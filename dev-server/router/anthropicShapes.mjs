@@ -15,7 +15,12 @@ export const messages = {
       content: [{ type: 'text', text: answer.text }],
       stop_reason: answer.truncated ? 'max_tokens' : 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: answer.tokens.length },
+      usage: {
+        input_tokens: answer.inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: answer.tokens.length,
+      },
     }
   },
   /**
@@ -35,16 +40,27 @@ export const messages = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+          usage: {
+            input_tokens: answer.inputTokens,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 1,
+          },
         },
       }),
       event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       event('ping'),
     ]
-    const pieces = answer.tokens.map((token) => ({ events: [event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: token } })], tokens: 1 }))
+    const pieces = answer.tokens.map((token) => ({
+      events: [event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: token } })],
+      tokens: 1,
+    }))
     const tail = [
       event('content_block_stop', { index: 0 }),
-      event('message_delta', { delta: { stop_reason: answer.truncated ? 'max_tokens' : 'end_turn', stop_sequence: null }, usage: { output_tokens: answer.tokens.length } }),
+      event('message_delta', {
+        delta: { stop_reason: answer.truncated ? 'max_tokens' : 'end_turn', stop_sequence: null },
+        usage: { output_tokens: answer.tokens.length },
+      }),
       event('message_stop'),
     ]
     return [{ events: head, tokens: 0 }, ...pieces, { events: tail, tokens: 0 }]
@@ -63,7 +79,12 @@ export const messagesToolCall = {
       content: [{ type: 'tool_use', id: call.id, name: call.name, input: call.args }],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: answer.tokens.length },
+      usage: {
+        input_tokens: answer.inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: answer.tokens.length,
+      },
     }
   },
   /**
@@ -74,20 +95,50 @@ export const messagesToolCall = {
   stream({ id, model, answer }, call) {
     /** @param {string} type @param {Record<string, unknown>} fields */
     const event = (type, fields = {}) => ({ event: type, data: { type, ...fields } })
-    const usage = { input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 }
+    const usage = {
+      input_tokens: answer.inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 1,
+    }
     return [
       {
         events: [
-          event('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } }),
-          event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+          event('message_start', {
+            message: {
+              id,
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage,
+            },
+          }),
+          event('content_block_start', {
+            index: 0,
+            content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+          }),
         ],
         tokens: 0,
       },
-      { events: [event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } })], tokens: answer.tokens.length },
+      {
+        events: [
+          event('content_block_delta', {
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) },
+          }),
+        ],
+        tokens: answer.tokens.length,
+      },
       {
         events: [
           event('content_block_stop', { index: 0 }),
-          event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: answer.tokens.length } }),
+          event('message_delta', {
+            delta: { stop_reason: 'tool_use', stop_sequence: null },
+            usage: { output_tokens: answer.tokens.length },
+          }),
           event('message_stop'),
         ],
         tokens: 0,

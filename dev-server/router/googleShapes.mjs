@@ -9,7 +9,13 @@ export const generateContent = {
   /** @param {TextContext} ctx */
   complete({ id, model, answer }) {
     return {
-      candidates: [{ content: { parts: [{ text: answer.text }], role: 'model' }, finishReason: answer.truncated ? 'MAX_TOKENS' : 'STOP', index: 0 }],
+      candidates: [
+        {
+          content: { parts: [{ text: answer.text }], role: 'model' },
+          finishReason: answer.truncated ? 'MAX_TOKENS' : 'STOP',
+          index: 0,
+        },
+      ],
       usageMetadata: usage(answer, answer.tokens.length),
       modelVersion: model,
       responseId: id,
@@ -23,7 +29,9 @@ export const generateContent = {
     /** @param {string} text @param {number} sent @param {string} [finishReason] */
     const chunk = (text, sent, finishReason) => ({
       data: {
-        candidates: [{ content: { parts: [{ text }], role: 'model' }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+        candidates: [
+          { content: { parts: [{ text }], role: 'model' }, ...(finishReason ? { finishReason } : {}), index: 0 },
+        ],
         usageMetadata: usage(answer, sent),
         modelVersion: model,
         responseId: id,
@@ -41,7 +49,13 @@ export const generateContentToolCall = {
   /** @param {TextContext} ctx @param {import('./toolCalls.mjs').ToolCall} call */
   complete({ id, model, answer }, call) {
     return {
-      candidates: [{ content: { parts: [{ functionCall: { name: call.name, args: call.args } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+      candidates: [
+        {
+          content: { parts: [{ functionCall: { name: call.name, args: call.args } }], role: 'model' },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
       usageMetadata: usage(answer, answer.tokens.length),
       modelVersion: model,
       responseId: id,
@@ -62,5 +76,9 @@ export const generateContentToolCall = {
  * @param {number} sent output tokens so far
  */
 function usage(answer, sent) {
-  return { promptTokenCount: answer.inputTokens, candidatesTokenCount: sent, totalTokenCount: answer.inputTokens + sent }
+  return {
+    promptTokenCount: answer.inputTokens,
+    candidatesTokenCount: sent,
+    totalTokenCount: answer.inputTokens + sent,
+  }
 }

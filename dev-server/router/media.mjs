@@ -28,7 +28,12 @@ export function pngFor(seedText) {
   header.writeUInt32BE(IMAGE_SIZE, 0)
   header.writeUInt32BE(IMAGE_SIZE, 4)
   header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, no interlace
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(pixels)), pngChunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(pixels)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 /**

@@ -9,7 +9,7 @@ import { IMAGE_TOKENS } from './models.mjs'
 
 /** @typedef {import('./router.mjs').MediaEndpoint} MediaEndpoint */
 
-/** Google's limit on one batchEmbedContents request (SPEC §9). */
+/** Google's limit on one batchEmbedContents request. */
 const GOOGLE_EMBED_BATCH = 2048
 
 /**
@@ -35,9 +35,20 @@ function count(value, fallback, max) {
 /** @type {MediaEndpoint['plan']} */
 export function planOpenAiEmbeddings({ body, modelName }) {
   const { input } = body
-  const inputs = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))) : undefined
+  const inputs =
+    typeof input === 'string'
+      ? [input]
+      : Array.isArray(input)
+        ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+        : undefined
   if (!inputs || inputs.length === 0) throw routerError(400, 'input must be a string or a non-empty array')
-  const dimensions = typeof body.dimensions === 'number' && Number.isInteger(body.dimensions) && body.dimensions > 0 && body.dimensions <= 3072 ? body.dimensions : 1536
+  const dimensions =
+    typeof body.dimensions === 'number' &&
+    Number.isInteger(body.dimensions) &&
+    body.dimensions > 0 &&
+    body.dimensions <= 3072
+      ? body.dimensions
+      : 1536
   const inputTokens = inputs.reduce((sum, text) => sum + countTokens(text), 0)
   return {
     inputTokens,
@@ -45,9 +56,18 @@ export function planOpenAiEmbeddings({ body, modelName }) {
     send: (res) => {
       const data = inputs.map((text, index) => {
         const values = embeddingFor(text, dimensions)
-        return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? embeddingToBase64(values) : values }
+        return {
+          object: 'embedding',
+          index,
+          embedding: body.encoding_format === 'base64' ? embeddingToBase64(values) : values,
+        }
       })
-      sendJson(res, 200, { object: 'list', data, model: modelName, usage: { prompt_tokens: inputTokens, total_tokens: inputTokens } })
+      sendJson(res, 200, {
+        object: 'list',
+        data,
+        model: modelName,
+        usage: { prompt_tokens: inputTokens, total_tokens: inputTokens },
+      })
     },
   }
 }
@@ -64,9 +84,19 @@ export function planOpenAiImages({ body }) {
     send: (res) => {
       const data = Array.from({ length: n }, (_, index) => {
         const base64 = pngFor(`${prompt}#${index}`).toString('base64')
-        return body.response_format === 'url' ? { url: `data:image/png;base64,${base64}`, revised_prompt: prompt } : { b64_json: base64, revised_prompt: prompt }
+        return body.response_format === 'url'
+          ? { url: `data:image/png;base64,${base64}`, revised_prompt: prompt }
+          : { b64_json: base64, revised_prompt: prompt }
       })
-      sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: inputTokens, output_tokens: n * IMAGE_TOKENS, total_tokens: inputTokens + n * IMAGE_TOKENS } })
+      sendJson(res, 200, {
+        created: Math.floor(Date.now() / 1000),
+        data,
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: n * IMAGE_TOKENS,
+          total_tokens: inputTokens + n * IMAGE_TOKENS,
+        },
+      })
     },
   }
 }
@@ -89,7 +119,10 @@ export function planTranscription({ body }) {
       } else if (format === 'verbose_json') {
         sendJson(res, 200, { task: 'transcribe', language: 'english', duration: 0.5, text, segments: [] })
       } else {
-        sendJson(res, 200, { text, usage: { type: 'tokens', input_tokens: 0, output_tokens: outputTokens, total_tokens: outputTokens } })
+        sendJson(res, 200, {
+          text,
+          usage: { type: 'tokens', input_tokens: 0, output_tokens: outputTokens, total_tokens: outputTokens },
+        })
       }
     },
   }
@@ -114,14 +147,20 @@ export function planSpeech({ body }) {
 export function planGooglePredict({ body }) {
   const instances = Array.isArray(body.instances) ? body.instances : []
   const prompt = collectText(instances[0])
-  if (prompt === '') throw routerError(400, { error: { code: 400, message: 'instances[0].prompt is required', status: 'INVALID_ARGUMENT' } })
+  if (prompt === '')
+    throw routerError(400, {
+      error: { code: 400, message: 'instances[0].prompt is required', status: 'INVALID_ARGUMENT' },
+    })
   const parameters = isRecord(body.parameters) ? body.parameters : {}
   const n = count(parameters.sampleCount, 1, 8)
   return {
     inputTokens: countTokens(prompt),
     outputTokens: n * IMAGE_TOKENS,
     send: (res) => {
-      const predictions = Array.from({ length: n }, (_, index) => ({ bytesBase64Encoded: pngFor(`${prompt}#${index}`).toString('base64'), mimeType: 'image/png' }))
+      const predictions = Array.from({ length: n }, (_, index) => ({
+        bytesBase64Encoded: pngFor(`${prompt}#${index}`).toString('base64'),
+        mimeType: 'image/png',
+      }))
       sendJson(res, 200, { predictions })
     },
   }
@@ -129,12 +168,14 @@ export function planGooglePredict({ body }) {
 
 /** @type {MediaEndpoint['plan']} */
 export function planGoogleEmbedding({ body }) {
-  if (!isRecord(body.content)) throw routerError(400, { error: { code: 400, message: 'content is required', status: 'INVALID_ARGUMENT' } })
+  if (!isRecord(body.content))
+    throw routerError(400, { error: { code: 400, message: 'content is required', status: 'INVALID_ARGUMENT' } })
   const text = collectText(body.content)
   return {
     inputTokens: countTokens(text),
     outputTokens: 0,
-    send: (res) => sendJson(res, 200, { embedding: { values: embeddingFor(text, googleDimensions(body.outputDimensionality)) } }),
+    send: (res) =>
+      sendJson(res, 200, { embedding: { values: embeddingFor(text, googleDimensions(body.outputDimensionality)) } }),
   }
 }
 
@@ -142,7 +183,13 @@ export function planGoogleEmbedding({ body }) {
 export function planGoogleEmbeddings({ body }) {
   const requests = Array.isArray(body.requests) ? body.requests : []
   if (requests.length === 0 || requests.length > GOOGLE_EMBED_BATCH) {
-    throw routerError(400, { error: { code: 400, message: `requests must hold 1 to ${GOOGLE_EMBED_BATCH} items, got ${requests.length}`, status: 'INVALID_ARGUMENT' } })
+    throw routerError(400, {
+      error: {
+        code: 400,
+        message: `requests must hold 1 to ${GOOGLE_EMBED_BATCH} items, got ${requests.length}`,
+        status: 'INVALID_ARGUMENT',
+      },
+    })
   }
   const texts = requests.map((request) => collectText(isRecord(request) ? request.content : undefined))
   return {
@@ -151,7 +198,9 @@ export function planGoogleEmbeddings({ body }) {
     send: (res) => {
       const embeddings = texts.map((text, index) => {
         const request = requests[index]
-        return { values: embeddingFor(text, googleDimensions(isRecord(request) ? request.outputDimensionality : undefined)) }
+        return {
+          values: embeddingFor(text, googleDimensions(isRecord(request) ? request.outputDimensionality : undefined)),
+        }
       })
       sendJson(res, 200, { embeddings })
     },

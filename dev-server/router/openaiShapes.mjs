@@ -24,7 +24,11 @@
  */
 
 /** @param {TextContext} ctx */
-const usageOf = ({ answer }) => ({ prompt_tokens: answer.inputTokens, completion_tokens: answer.tokens.length, total_tokens: answer.inputTokens + answer.tokens.length })
+const usageOf = ({ answer }) => ({
+  prompt_tokens: answer.inputTokens,
+  completion_tokens: answer.tokens.length,
+  total_tokens: answer.inputTokens + answer.tokens.length,
+})
 
 /**
  * `stream_options: { include_usage: true }`: every chunk carries `usage: null` and a last chunk with no
@@ -42,7 +46,14 @@ export const chatCompletions = {
       object: 'chat.completion',
       created,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: answer.text, refusal: null, annotations: [] }, logprobs: null, finish_reason: answer.truncated ? 'length' : 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: answer.text, refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: answer.truncated ? 'length' : 'stop',
+        },
+      ],
       usage: usageOf(ctx),
       service_tier: 'default',
       system_fingerprint: null,
@@ -73,7 +84,21 @@ export const chatCompletions = {
       {
         events: [
           chunk({}, answer.truncated ? 'length' : 'stop'),
-          ...(withUsage ? [{ data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [], usage: usageOf(ctx) } }] : []),
+          ...(withUsage
+            ? [
+                {
+                  data: {
+                    id,
+                    object: 'chat.completion.chunk',
+                    created,
+                    model,
+                    system_fingerprint: null,
+                    choices: [],
+                    usage: usageOf(ctx),
+                  },
+                },
+              ]
+            : []),
           { data: '[DONE]' },
         ],
         tokens: 0,
@@ -90,13 +115,24 @@ export const chatCompletionsToolCall = {
   /** @param {TextContext} ctx @param {import('./toolCalls.mjs').ToolCall} call */
   complete(ctx, call) {
     const { id, created, model } = ctx
-    const toolCall = { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }
+    const toolCall = {
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    }
     return {
       id,
       object: 'chat.completion',
       created,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null, annotations: [] }, logprobs: null, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: usageOf(ctx),
       service_tier: 'default',
       system_fingerprint: null,
@@ -123,12 +159,38 @@ export const chatCompletionsToolCall = {
       },
     })
     return [
-      { events: [chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })], tokens: 0 },
-      { events: [chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] })], tokens: ctx.answer.tokens.length },
+      {
+        events: [
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+          }),
+        ],
+        tokens: 0,
+      },
+      {
+        events: [chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] })],
+        tokens: ctx.answer.tokens.length,
+      },
       {
         events: [
           chunk({}, 'tool_calls'),
-          ...(withUsage ? [{ data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices: [], usage: usageOf(ctx) } }] : []),
+          ...(withUsage
+            ? [
+                {
+                  data: {
+                    id,
+                    object: 'chat.completion.chunk',
+                    created,
+                    model,
+                    system_fingerprint: null,
+                    choices: [],
+                    usage: usageOf(ctx),
+                  },
+                },
+              ]
+            : []),
           { data: '[DONE]' },
         ],
         tokens: 0,
@@ -141,7 +203,14 @@ export const completions = {
   /** @param {TextContext} ctx */
   complete(ctx) {
     const { id, created, model, answer } = ctx
-    return { id, object: 'text_completion', created, model, choices: [{ text: answer.text, index: 0, logprobs: null, finish_reason: answer.truncated ? 'length' : 'stop' }], usage: usageOf(ctx) }
+    return {
+      id,
+      object: 'text_completion',
+      created,
+      model,
+      choices: [{ text: answer.text, index: 0, logprobs: null, finish_reason: answer.truncated ? 'length' : 'stop' }],
+      usage: usageOf(ctx),
+    }
   },
   /**
    * @param {TextContext} ctx
@@ -152,14 +221,23 @@ export const completions = {
     const withUsage = wantsUsage(ctx)
     /** @param {string} text @param {string | null} finish */
     const chunk = (text, finish = null) => ({
-      data: { id, object: 'text_completion', created, model, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) },
+      data: {
+        id,
+        object: 'text_completion',
+        created,
+        model,
+        choices: [{ text, index: 0, logprobs: null, finish_reason: finish }],
+        ...(withUsage ? { usage: null } : {}),
+      },
     })
     return [
       ...answer.tokens.map((token) => ({ events: [chunk(token)], tokens: 1 })),
       {
         events: [
           chunk('', answer.truncated ? 'length' : 'stop'),
-          ...(withUsage ? [{ data: { id, object: 'text_completion', created, model, choices: [], usage: usageOf(ctx) } }] : []),
+          ...(withUsage
+            ? [{ data: { id, object: 'text_completion', created, model, choices: [], usage: usageOf(ctx) } }]
+            : []),
           { data: '[DONE]' },
         ],
         tokens: 0,
@@ -188,10 +266,16 @@ export const responses = {
     const head = [
       event('response.created', { response: responseObject(ctx, 'started') }),
       event('response.in_progress', { response: responseObject(ctx, 'started') }),
-      event('response.output_item.added', { output_index: 0, item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } }),
+      event('response.output_item.added', {
+        output_index: 0,
+        item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      }),
       event('response.content_part.added', { ...at, part: { ...part, text: '' } }),
     ]
-    const pieces = answer.tokens.map((token) => ({ events: [event('response.output_text.delta', { ...at, delta: token, logprobs: [] })], tokens: 1 }))
+    const pieces = answer.tokens.map((token) => ({
+      events: [event('response.output_text.delta', { ...at, delta: token, logprobs: [] })],
+      tokens: 1,
+    }))
     const tail = [
       event('response.output_text.done', { ...at, text: answer.text, logprobs: [] }),
       event('response.content_part.done', { ...at, part }),
@@ -224,11 +308,17 @@ export const responsesToolCall = {
         events: [
           event('response.created', { response: responseObject(ctx, 'started') }),
           event('response.in_progress', { response: responseObject(ctx, 'started') }),
-          event('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } }),
+          event('response.output_item.added', {
+            output_index: 0,
+            item: { ...item, arguments: '', status: 'in_progress' },
+          }),
         ],
         tokens: 0,
       },
-      { events: [event('response.function_call_arguments.delta', { ...at, delta: item.arguments })], tokens: ctx.answer.tokens.length },
+      {
+        events: [event('response.function_call_arguments.delta', { ...at, delta: item.arguments })],
+        tokens: ctx.answer.tokens.length,
+      },
       {
         events: [
           event('response.function_call_arguments.done', { ...at, arguments: item.arguments }),
@@ -247,7 +337,14 @@ export const responsesToolCall = {
  * @param {string} status
  */
 function functionCallItem(ctx, call, status) {
-  return { id: `fc_${ctx.id.replace(/^resp_/, '')}`, type: 'function_call', status, call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) }
+  return {
+    id: `fc_${ctx.id.replace(/^resp_/, '')}`,
+    type: 'function_call',
+    status,
+    call_id: call.id,
+    name: call.name,
+    arguments: JSON.stringify(call.args),
+  }
 }
 
 /**

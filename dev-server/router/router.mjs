@@ -14,7 +14,16 @@ import { chatCompletions, chatCompletionsToolCall, completions, responses, respo
 import { messages, messagesToolCall } from './anthropicShapes.mjs'
 import { generateContent, generateContentToolCall } from './googleShapes.mjs'
 import { toolCallFor, toolResultOf } from './toolCalls.mjs'
-import { planGoogleEmbedding, planGoogleEmbeddings, planGooglePredict, planOpenAiEmbeddings, planOpenAiImages, planSpeech, planTranscription, routerError } from './mediaAnswers.mjs'
+import {
+  planGoogleEmbedding,
+  planGoogleEmbeddings,
+  planGooglePredict,
+  planOpenAiEmbeddings,
+  planOpenAiImages,
+  planSpeech,
+  planTranscription,
+  routerError,
+} from './mediaAnswers.mjs'
 import { findModel } from './models.mjs'
 import { writeFrames } from './sse.mjs'
 import { TEST_USER } from '../fixtures.mjs'
@@ -50,10 +59,28 @@ const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const OPENAI_AND_ANTHROPIC = {
-  '/chat/completions': { kind: 'text', shape: chatCompletions, toolCall: chatCompletionsToolCall, idPrefix: 'chatcmpl-dev-', maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens },
-  '/responses': { kind: 'text', shape: responses, toolCall: responsesToolCall, idPrefix: 'resp_dev', maxTokens: (body) => body.max_output_tokens },
+  '/chat/completions': {
+    kind: 'text',
+    shape: chatCompletions,
+    toolCall: chatCompletionsToolCall,
+    idPrefix: 'chatcmpl-dev-',
+    maxTokens: (body) => body.max_completion_tokens ?? body.max_tokens,
+  },
+  '/responses': {
+    kind: 'text',
+    shape: responses,
+    toolCall: responsesToolCall,
+    idPrefix: 'resp_dev',
+    maxTokens: (body) => body.max_output_tokens,
+  },
   '/completions': { kind: 'text', shape: completions, idPrefix: 'cmpl-dev-', maxTokens: (body) => body.max_tokens },
-  '/messages': { kind: 'text', shape: messages, toolCall: messagesToolCall, idPrefix: 'msg_dev_', maxTokens: (body) => body.max_tokens },
+  '/messages': {
+    kind: 'text',
+    shape: messages,
+    toolCall: messagesToolCall,
+    idPrefix: 'msg_dev_',
+    maxTokens: (body) => body.max_tokens,
+  },
   '/embeddings': { kind: 'embedding', plan: planOpenAiEmbeddings },
   '/images/generations': { kind: 'image', plan: planOpenAiImages },
   '/audio/transcriptions': { kind: 'transcription', multipart: true, plan: planTranscription },
@@ -62,8 +89,21 @@ const OPENAI_AND_ANTHROPIC = {
 
 /** @type {Record<string, TextEndpoint | MediaEndpoint>} */
 const GOOGLE = {
-  generateContent: { kind: 'text', shape: generateContent, toolCall: generateContentToolCall, idPrefix: 'dev-', maxTokens: googleMaxTokens },
-  streamGenerateContent: { kind: 'text', shape: generateContent, toolCall: generateContentToolCall, idPrefix: 'dev-', maxTokens: googleMaxTokens, alwaysStreams: true },
+  generateContent: {
+    kind: 'text',
+    shape: generateContent,
+    toolCall: generateContentToolCall,
+    idPrefix: 'dev-',
+    maxTokens: googleMaxTokens,
+  },
+  streamGenerateContent: {
+    kind: 'text',
+    shape: generateContent,
+    toolCall: generateContentToolCall,
+    idPrefix: 'dev-',
+    maxTokens: googleMaxTokens,
+    alwaysStreams: true,
+  },
   predict: { kind: 'image', plan: planGooglePredict },
   embedContent: { kind: 'embedding', plan: planGoogleEmbedding },
   batchEmbedContents: { kind: 'embedding', plan: planGoogleEmbeddings },
@@ -110,20 +150,35 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs, ro
         const call = textEndpoint.toolCall && toolCallFor(body, `call_dev_${answered}`)
         const result = toolResultOf(body)
         const answer = call
-          ? { tokens: splitTokens(JSON.stringify(call.args)), text: JSON.stringify(call.args), inputTokens: countTokens(JSON.stringify(body)), truncated: false }
+          ? {
+              tokens: splitTokens(JSON.stringify(call.args)),
+              text: JSON.stringify(call.args),
+              inputTokens: countTokens(JSON.stringify(body)),
+              truncated: false,
+            }
           : answerFor(
               body,
               numberOrUndefined(textEndpoint.maxTokens(body)),
-              result && `The tool ${result.name} answered: ${result.result}. That is from your server, put in words by the Echo dev server.`,
+              result &&
+                `The tool ${result.name} answered: ${result.result}. That is from your server, put in words by the Echo dev server.`,
             )
         const cost = answer.inputTokens * model.inputMicros + answer.tokens.length * model.outputMicros
         // The token's client is the app the call is for (an Echo app is an OAuth client): its free tier is drawn first.
         const draw = ledger.charge(access.clientId, cost)
         if (!draw) return expressErrorPage(res, 402)
-        const ctx = { id: `${textEndpoint.idPrefix}${answered}`, created: Math.floor(Date.now() / 1000), model: modelName ?? model.id, answer, body }
+        const ctx = {
+          id: `${textEndpoint.idPrefix}${answered}`,
+          created: Math.floor(Date.now() / 1000),
+          model: modelName ?? model.id,
+          answer,
+          body,
+        }
         const shape =
           call && textEndpoint.toolCall
-            ? { complete: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.complete(c, call), stream: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.stream(c, call) ?? [] }
+            ? {
+                complete: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.complete(c, call),
+                stream: (/** @type {typeof ctx} */ c) => textEndpoint.toolCall?.stream(c, call) ?? [],
+              }
             : textEndpoint.shape
         if (textEndpoint.alwaysStreams || body.stream === true) {
           const { tokensSent } = await writeFrames(res, shape.stream(ctx), { delayMs: streamDelayMs })
@@ -141,7 +196,8 @@ export function createRouterHandler({ ledger, findAccessToken, streamDelayMs, ro
       plan.send(res)
     } catch (error) {
       if (error instanceof HttpError) return sendJson(res, error.status, error.body)
-      if (error instanceof SyntaxError) return sendJson(res, 400, { error: `The request body is not valid JSON: ${error.message}` })
+      if (error instanceof SyntaxError)
+        return sendJson(res, 400, { error: `The request body is not valid JSON: ${error.message}` })
       if (error instanceof BodyTooLargeError) return sendJson(res, 413, { error: error.message })
       throw error
     }

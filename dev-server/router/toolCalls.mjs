@@ -1,4 +1,4 @@
-// Tool round trips, so a route with tools runs locally (DESIGN §9): a request that offers tools and
+// Tool round trips, so a route with tools runs locally: a request that offers tools and
 // carries no tool result yet is answered with one deterministic call of the first tool; once the
 // conversation carries the tool's result, the answer is text that uses it. Every style's shapes:
 // OpenAI chat and responses, Anthropic messages, Google contents.
@@ -32,7 +32,13 @@ export function toolCallFor(body, id) {
  * @returns {{ name: string, result: string } | undefined}
  */
 export function toolResultOf(body) {
-  const turns = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : Array.isArray(body.contents) ? body.contents : []
+  const turns = Array.isArray(body.messages)
+    ? body.messages
+    : Array.isArray(body.input)
+      ? body.input
+      : Array.isArray(body.contents)
+        ? body.contents
+        : []
   const namesById = new Map()
   /** @type {{ name: string, result: string } | undefined} */
   let found
@@ -43,18 +49,22 @@ export function toolResultOf(body) {
     for (const call of Array.isArray(turn.tool_calls) ? turn.tool_calls.filter(isRecord) : []) {
       if (isRecord(call.function)) namesById.set(call.id, call.function.name)
     }
-    if (turn.role === 'tool') found = { name: String(namesById.get(turn.tool_call_id) ?? 'tool'), result: textOf(turn.content) }
+    if (turn.role === 'tool')
+      found = { name: String(namesById.get(turn.tool_call_id) ?? 'tool'), result: textOf(turn.content) }
     // OpenAI responses: { type: 'function_call', call_id, name }, then { type: 'function_call_output', call_id, output }.
     if (turn.type === 'function_call') namesById.set(turn.call_id, turn.name)
-    if (turn.type === 'function_call_output') found = { name: String(namesById.get(turn.call_id) ?? 'tool'), result: textOf(turn.output) }
+    if (turn.type === 'function_call_output')
+      found = { name: String(namesById.get(turn.call_id) ?? 'tool'), result: textOf(turn.output) }
     for (const block of Array.isArray(turn.content) ? turn.content.filter(isRecord) : []) {
       // Anthropic: { type: 'tool_use', id, name } in the assistant's content, { type: 'tool_result', tool_use_id, content } in the user's.
       if (block.type === 'tool_use') namesById.set(block.id, block.name)
-      if (block.type === 'tool_result') found = { name: String(namesById.get(block.tool_use_id) ?? 'tool'), result: textOf(block.content) }
+      if (block.type === 'tool_result')
+        found = { name: String(namesById.get(block.tool_use_id) ?? 'tool'), result: textOf(block.content) }
     }
     // Google: { functionResponse: { name, response } } parts.
     for (const part of Array.isArray(turn.parts) ? turn.parts.filter(isRecord) : []) {
-      if (isRecord(part.functionResponse)) found = { name: String(part.functionResponse.name ?? 'tool'), result: textOf(part.functionResponse.response) }
+      if (isRecord(part.functionResponse))
+        found = { name: String(part.functionResponse.name ?? 'tool'), result: textOf(part.functionResponse.response) }
     }
   }
   return found
@@ -69,7 +79,13 @@ function asksAnew(turn) {
   if (turn.role !== 'user') return false
   if (typeof turn.content === 'string') return true
   const pieces = Array.isArray(turn.content) ? turn.content : Array.isArray(turn.parts) ? turn.parts : []
-  return pieces.some((piece) => isRecord(piece) && (piece.type === 'text' || piece.type === 'input_text' || (piece.type === undefined && typeof piece.text === 'string')))
+  return pieces.some(
+    (piece) =>
+      isRecord(piece) &&
+      (piece.type === 'text' ||
+        piece.type === 'input_text' ||
+        (piece.type === undefined && typeof piece.text === 'string')),
+  )
 }
 
 /**
@@ -80,10 +96,12 @@ function asksAnew(turn) {
 function firstTool(body) {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : []
   for (const tool of tools) {
-    if (isRecord(tool.function) && typeof tool.function.name === 'string') return { name: tool.function.name, parameters: tool.function.parameters }
+    if (isRecord(tool.function) && typeof tool.function.name === 'string')
+      return { name: tool.function.name, parameters: tool.function.parameters }
     if (typeof tool.name === 'string') return { name: tool.name, parameters: tool.parameters ?? tool.input_schema }
     const declared = Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations.find(isRecord) : undefined
-    if (declared && typeof declared.name === 'string') return { name: declared.name, parameters: declared.parameters ?? declared.parametersJsonSchema }
+    if (declared && typeof declared.name === 'string')
+      return { name: declared.name, parameters: declared.parameters ?? declared.parametersJsonSchema }
   }
   return undefined
 }
@@ -118,6 +136,11 @@ function argumentsFor(schema, said) {
  */
 function textOf(value) {
   if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map((/** @type {unknown} */ item) => (isRecord(item) && typeof item.text === 'string' ? item.text : textOf(item))).join(' ')
+  if (Array.isArray(value))
+    return value
+      .map((/** @type {unknown} */ item) =>
+        isRecord(item) && typeof item.text === 'string' ? item.text : textOf(item),
+      )
+      .join(' ')
   return JSON.stringify(value ?? null)
 }

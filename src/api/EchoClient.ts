@@ -2,10 +2,30 @@ import { DEFAULT_API_URL, httpUrl } from '../config'
 import { EchoError } from '../errors'
 import { createAuthorizedSend, type AuthorizedSend } from './authorizedFetch'
 import type { RefreshCoordinatorOptions } from './refreshCoordinator'
-import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from './echoRequests'
+import {
+  createPaymentLinkRequest,
+  getAppRequest,
+  getBalanceRequest,
+  getFreeBalanceRequest,
+  getSupportedModelsRequest,
+  getUserRequest,
+  listAppsRequest,
+  registerReferralRequest,
+} from './echoRequests'
 import { requestJson, type JsonRequest } from './requestJson'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
-import type { AppList, Balance, EchoUserAccount, EchoApp, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModels } from './wireTypes'
+import type {
+  AppList,
+  Balance,
+  EchoUserAccount,
+  EchoApp,
+  FreeTierBalance,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  ReferralRequest,
+  ReferralResponse,
+  SupportedModels,
+} from './wireTypes'
 
 /** Options of {@link EchoClient}: an API key, or a token provider for a signed-in user. */
 export interface EchoClientOptions extends RefreshCoordinatorOptions {
@@ -61,10 +81,19 @@ export class EchoClient {
 
   constructor(options: EchoClientOptions) {
     const { apiKey, tokenProvider, apiUrl = DEFAULT_API_URL, fetch, ...coordination } = options ?? {}
-    if (!apiKey && !tokenProvider) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: 'No API key or token provider provided' })
+    if (!apiKey && !tokenProvider)
+      throw new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason: 'misconfigured',
+        message: 'No API key or token provider provided',
+      })
     const baseUrl = httpUrl('apiUrl', apiUrl)
     const sendAuthorized: AuthorizedSend = tokenProvider
-      ? createAuthorizedSend({ tokenProvider: requireTokenProvider(tokenProvider, 'EchoClient'), ...coordination, fetch })
+      ? createAuthorizedSend({
+          tokenProvider: requireTokenProvider(tokenProvider, 'EchoClient'),
+          ...coordination,
+          fetch,
+        })
       : createAuthorizedSend({ tokenProvider: apiKeyTokens(requireApiKey(apiKey)), canRefresh: false, fetch })
     this.fetch = async (input, init) => (await sendAuthorized(input, init)).response
     // The request is built inside the call, so input it refuses rejects as an EchoError too.
@@ -100,7 +129,12 @@ export class EchoClient {
 }
 
 function requireApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== 'string') throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: `EchoClient's apiKey must be a string (got ${typeof apiKey})` })
+  if (typeof apiKey !== 'string')
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      reason: 'misconfigured',
+      message: `EchoClient's apiKey must be a string (got ${typeof apiKey})`,
+    })
   return apiKey
 }
 

@@ -49,7 +49,13 @@ export interface AuthorizedSendOptions extends Omit<EchoFetchOptions, 'allowedOr
  * shared refresh and retries once, marked `X-Retry: true`, never again.
  * @internal
  */
-export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, tokenRefused, ...options }: AuthorizedSendOptions): AuthorizedSend {
+export function createAuthorizedSend({
+  tokenProvider,
+  fetch,
+  canRefresh = true,
+  tokenRefused,
+  ...options
+}: AuthorizedSendOptions): AuthorizedSend {
   const fetchFn: FetchFunction = fetch ?? ((input, init) => globalThis.fetch(input, init))
   const coordinator = canRefresh ? RefreshCoordinator.for(tokenProvider, options) : undefined
   const tokens = coordinator ?? tokenProvider
@@ -59,10 +65,12 @@ export function createAuthorizedSend({ tokenProvider, fetch, canRefresh = true, 
     await coordinator?.waitForIdle(signal)
     const token = await tokens.getAccessToken()
     // Echo's router answers a token-less call with 402, which would read as "out of credits".
-    if (token === null || token === '') throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' })
+    if (token === null || token === '')
+      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' })
     const replay = input instanceof Request && input.body !== null ? input.clone() : input
     const response = await fetchFn(...withToken(input, init, token, false))
-    if (response.status !== 401 || coordinator === undefined || tokenRefused?.(input, response) === false) return { response }
+    if (response.status !== 401 || coordinator === undefined || tokenRefused?.(input, response) === false)
+      return { response }
     if (signal?.aborted) throw signal.reason
 
     let freshToken: string
@@ -96,9 +104,20 @@ export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
   const { allowedOrigins, serverOrigins, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
   const servers = originsOf(serverOrigins ?? [], "createEchoFetch's serverOrigins")
   // From the app's own servers only a 401 that says so means the Echo token was refused.
-  const tokenRefused = servers.length === 0 ? undefined : (input: RequestInfo | URL, response: Response) => !servers.includes(originOf(input) ?? '') || saysTokenRefused(response)
-  const sendAuthorized = createAuthorizedSend({ ...sendOptions, tokenRefused, tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch') })
-  const origins = allowedOrigins === undefined ? undefined : [...originsOf(allowedOrigins, "createEchoFetch's allowedOrigins"), ...servers]
+  const tokenRefused =
+    servers.length === 0
+      ? undefined
+      : (input: RequestInfo | URL, response: Response) =>
+          !servers.includes(originOf(input) ?? '') || saysTokenRefused(response)
+  const sendAuthorized = createAuthorizedSend({
+    ...sendOptions,
+    tokenRefused,
+    tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch'),
+  })
+  const origins =
+    allowedOrigins === undefined
+      ? undefined
+      : [...originsOf(allowedOrigins, "createEchoFetch's allowedOrigins"), ...servers]
   return async (input, init) => {
     if (origins !== undefined) assertTokenOrigin(input, origins)
     return (await sendAuthorized(input, init)).response
@@ -110,7 +129,12 @@ export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
  * marked as the one retry when `isRetry`.
  * @internal
  */
-export function withToken(input: RequestInfo | URL, init: RequestInit, token: string, isRetry: boolean): [RequestInfo | URL, RequestInit] {
+export function withToken(
+  input: RequestInfo | URL,
+  init: RequestInit,
+  token: string,
+  isRetry: boolean,
+): [RequestInfo | URL, RequestInit] {
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
   for (const name of SDK_CREDENTIAL_HEADERS) headers.delete(name)
   headers.set('Authorization', `Bearer ${token}`)

@@ -6,20 +6,25 @@ import { echoSdkModelList, fromEchoRoute } from './supportedModels'
 import type { JsonRequest } from './requestJson'
 import type { AppList, EchoApp, PaymentLinkRequest, ReferralRequest } from './wireTypes'
 
-/** The payment description when the caller gives none (SPEC §5). */
+/** The payment description when the caller gives none. */
 export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'
 
-/** The list answer as the live server sends it (DESIGN §8); SPEC §7 gives `{ apps }`. */
+/** The list answer as the live server sends it (`{ items, page, ... }`); older answers, and echo-rtk's own type, `{ apps }`. */
 interface PagedApps {
   items: EchoApp[]
 }
 
-// The eight calls of SPEC §7 as request descriptions, shared by `EchoClient` and the RTK Query API.
+// Echo's eight API calls as request descriptions, shared by `EchoClient` and the RTK Query API.
 // Each checks its input and throws before anything is sent. One function each, so that a bundler
 // keeps only the ones an app calls.
 
 /** @internal */
-export const listAppsRequest = (): JsonRequest => ({ method: 'GET', path: ECHO_PATHS.apps, action: 'listing apps', read: toAppList })
+export const listAppsRequest = (): JsonRequest => ({
+  method: 'GET',
+  path: ECHO_PATHS.apps,
+  action: 'listing apps',
+  read: toAppList,
+})
 
 /** @internal */
 export const getAppRequest = (id: string): JsonRequest => ({
@@ -29,7 +34,11 @@ export const getAppRequest = (id: string): JsonRequest => ({
 })
 
 /** @internal */
-export const getBalanceRequest = (): JsonRequest => ({ method: 'GET', path: ECHO_PATHS.balance, action: 'fetching balance' })
+export const getBalanceRequest = (): JsonRequest => ({
+  method: 'GET',
+  path: ECHO_PATHS.balance,
+  action: 'fetching balance',
+})
 
 /** @internal */
 export const getFreeBalanceRequest = (echoAppId: string): JsonRequest => ({
@@ -84,7 +93,11 @@ function toAppList(answer: unknown): AppList {
  * @internal
  */
 function paymentLinkBody(request: PaymentLinkRequest): PaymentLinkRequest {
-  const { amount, description = DEFAULT_PAYMENT_DESCRIPTION, successUrl = pageOrigin() } = request ?? ({} as Partial<PaymentLinkRequest>)
+  const {
+    amount,
+    description = DEFAULT_PAYMENT_DESCRIPTION,
+    successUrl = pageOrigin(),
+  } = request ?? ({} as Partial<PaymentLinkRequest>)
   if (!isChargeableAmount(amount)) {
     throw badArgument(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
   }
@@ -101,7 +114,7 @@ function pathSegment(field: string, value: unknown, call: string): string {
   return encodeURIComponent(text)
 }
 
-/** A number of US dollars a payment link can charge: finite and at least 1 (DESIGN §8). @internal */
+/** A number of US dollars a payment link can charge: finite and at least 1. @internal */
 export function isChargeableAmount(amount: unknown): amount is number {
   return typeof amount === 'number' && Number.isFinite(amount) && amount >= 1
 }

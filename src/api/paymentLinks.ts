@@ -6,7 +6,8 @@ import type { PaymentLinkResponse } from './wireTypes'
  */
 export function readPaymentLinkAnswer(answer: unknown): PaymentLinkResponse {
   const link = (answer as { paymentLink?: { url?: unknown } } | null)?.paymentLink
-  if (typeof link?.url !== 'string' || link.url === '') throw new Error('Echo answered without a payment link URL (paymentLink.url)')
+  if (typeof link?.url !== 'string' || link.url === '')
+    throw new Error('Echo answered without a payment link URL (paymentLink.url)')
   return answer as PaymentLinkResponse
 }
 
@@ -31,8 +32,8 @@ export function isFollowablePaymentLink(url: string, apiUrl: string): boolean {
  */
 export type CheckoutIn = 'new-tab' | 'this-tab'
 
-/** The query parameter that marks the app's page as the return from checkout: `tab` or `page`. */
-const TOP_UP_RETURN = 'echo_top_up'
+/** The query parameter that marks the app's page as the return from checkout: `tab` or `page`. @internal */
+export const TOP_UP_RETURN = 'echo_top_up'
 
 /**
  * `successUrl` marked as the return from a checkout opened `checkoutIn`, so the page it loads
@@ -47,17 +48,4 @@ export function markTopUpReturn(successUrl: string, checkoutIn: CheckoutIn): str
   } catch {
     return successUrl
   }
-}
-
-/**
- * The checkout return `href` is marked as, if any: `tab` for a checkout tab the app opened,
- * `page` for one in the app's own tab; with `href` cleaned of the mark.
- * @internal
- */
-export function readTopUpReturn(href: string): { openedIn: 'tab' | 'page'; cleaned: string } | null {
-  const url = new URL(href)
-  const mark = url.searchParams.get(TOP_UP_RETURN)
-  if (mark !== 'tab' && mark !== 'page') return null
-  url.searchParams.delete(TOP_UP_RETURN)
-  return { openedIn: mark, cleaned: url.href }
 }

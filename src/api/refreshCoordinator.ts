@@ -4,7 +4,7 @@ import { EchoError } from '../errors'
 import { abortable, withTimeout } from './abortable'
 import type { TokenProvider } from './tokenProvider'
 
-/** SPEC §9: a refresh that has not answered in 10 s could not reach the server. */
+/** A refresh that has not answered in 10 s could not reach the server. */
 export const REFRESH_TIMEOUT_MS = 10_000
 
 export interface RefreshCoordinatorOptions {
@@ -59,7 +59,8 @@ export class RefreshCoordinator implements TokenProvider {
   static for(tokens: TokenProvider, options?: RefreshCoordinatorOptions): RefreshCoordinator {
     if (tokens instanceof RefreshCoordinator) return tokens
     let coordinator = coordinatorsByProvider.get(tokens)
-    if (coordinator === undefined) coordinatorsByProvider.set(tokens, (coordinator = new RefreshCoordinator(tokens, options)))
+    if (coordinator === undefined)
+      coordinatorsByProvider.set(tokens, (coordinator = new RefreshCoordinator(tokens, options)))
     return coordinator
   }
 
@@ -97,10 +98,19 @@ export class RefreshCoordinator implements TokenProvider {
       const answersThisCaller = last !== undefined && (!last.unreached || last !== knownOnArrival || runningOnArrival)
       if (last?.from === staleToken && answersThisCaller) return last.result
       if (signal?.aborted) throw signal.reason
-      const record: RefreshRecord = { from: staleToken, result: this.#refresh(staleToken), settled: false, unreached: false }
+      const record: RefreshRecord = {
+        from: staleToken,
+        result: this.#refresh(staleToken),
+        settled: false,
+        unreached: false,
+      }
       record.result.then(
         () => (record.settled = true),
-        (error: unknown) => Object.assign(record, { settled: true, unreached: error instanceof EchoError && error.code === 'NETWORK_ERROR' }),
+        (error: unknown) =>
+          Object.assign(record, {
+            settled: true,
+            unreached: error instanceof EchoError && error.code === 'NETWORK_ERROR',
+          }),
       )
       this.#lastRefresh = record
       return record.result
@@ -111,7 +121,9 @@ export class RefreshCoordinator implements TokenProvider {
   async #refresh(staleToken: string | null): Promise<string> {
     try {
       const refreshing = Promise.resolve().then(() => this.#tokens.refreshToken())
-      const returned = Number.isFinite(this.#timeoutMs) ? await withTimeout(refreshing, this.#timeoutMs, timedOut) : await refreshing
+      const returned = Number.isFinite(this.#timeoutMs)
+        ? await withTimeout(refreshing, this.#timeoutMs, timedOut)
+        : await refreshing
       const fresh = typeof returned === 'string' && returned !== '' ? returned : await this.#tokens.getAccessToken()
       if (fresh === null || fresh === staleToken) throw new Error('Silent renew did not yield a new access token')
       return fresh
@@ -125,5 +137,9 @@ export class RefreshCoordinator implements TokenProvider {
 
 /** A refresh that has not answered in time could not reach the server: a `NETWORK_ERROR`. */
 function timedOut(ms: number): EchoError {
-  return new EchoError({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: `Token refresh timed out after ${ms / 1000} ${ms === 1000 ? 'second' : 'seconds'}` })
+  return new EchoError({
+    code: 'NETWORK_ERROR',
+    reason: 'refresh-timeout',
+    message: `Token refresh timed out after ${ms / 1000} ${ms === 1000 ? 'second' : 'seconds'}`,
+  })
 }

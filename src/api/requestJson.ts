@@ -36,13 +36,17 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
   try {
     outcome = await sendAuthorized(url, {
       method,
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     })
   } catch (error) {
     const failure = callFailure(error, request)
-    if (whenRouteMissing !== undefined && failure.code === 'NETWORK_ERROR' && (await answersUnreadably(url, signal))) return (await whenRouteMissing()) as T
+    if (whenRouteMissing !== undefined && failure.code === 'NETWORK_ERROR' && (await answersUnreadably(url, signal)))
+      return (await whenRouteMissing()) as T
     throw failure
   }
 
@@ -57,13 +61,26 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
     answer = await response.json()
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) throw callFailure(error, request)
-    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'Echo answered with a body that is not JSON', endpoint: path, cause: error, action })
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      reason: 'bad-answer',
+      message: 'Echo answered with a body that is not JSON',
+      endpoint: path,
+      cause: error,
+      action,
+    })
   }
   if (read === undefined) return answer as T
   try {
     return read(answer) as T
   } catch (error) {
-    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: error instanceof Error ? error.message : String(error), endpoint: path, action })
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      reason: 'bad-answer',
+      message: error instanceof Error ? error.message : String(error),
+      endpoint: path,
+      action,
+    })
   }
 }
 

@@ -16,7 +16,9 @@ export interface ServerSentEvent {
  * @example
  * for await (const { event, data } of parseServerSentEvents(readChunks(response.body))) console.log(event, data)
  */
-export async function* parseServerSentEvents(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<ServerSentEvent, void, undefined> {
+export async function* parseServerSentEvents(
+  chunks: AsyncIterable<Uint8Array>,
+): AsyncGenerator<ServerSentEvent, void, undefined> {
   const decoder = new TextDecoder()
   const lines = new LineSplitter()
   const events = new EventBuilder()

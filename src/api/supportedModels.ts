@@ -18,7 +18,10 @@ export function fromEchoRoute(answer: unknown): SupportedModels {
  * @internal
  */
 export async function echoSdkModelList(): Promise<SupportedModels> {
-  const { sdkVersion, models } = (await import('./echoSdkModels.json')).default as { sdkVersion: string; models: SupportedModel[] }
+  const { sdkVersion, models } = (await import('./echoSdkModels.json')).default as {
+    sdkVersion: string
+    models: SupportedModel[]
+  }
   return { models, models_by_provider: byProvider(models), source: 'echo-sdk', sdkVersion }
 }
 

@@ -7,7 +7,12 @@ import { EchoError } from '../errors'
 export function originsOf(urls: readonly string[], field: string): string[] {
   return urls.map((url) => {
     const origin = httpOrigin(url)
-    if (origin === null) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'misconfigured', message: `${field} must list absolute http(s) URLs (got ${JSON.stringify(url)})` })
+    if (origin === null)
+      throw new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason: 'misconfigured',
+        message: `${field} must list absolute http(s) URLs (got ${JSON.stringify(url)})`,
+      })
     return origin
   })
 }
@@ -27,7 +32,9 @@ export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly st
   throw new EchoError({
     code: 'UNKNOWN_ERROR',
     reason: 'foreign-origin',
-    message: `Refusing to send the user's Echo token to ${origin ?? JSON.stringify(url)}: it goes only to ${origins.join(' and ')}. Set your model client's baseURL to the Echo router`,
+    message:
+      `Refusing to send the user's Echo token to ${origin ?? JSON.stringify(url)}: it goes only to ` +
+      `${origins.join(' and ')}. Set your model client's baseURL to the Echo router`,
   })
 }
 

@@ -19,7 +19,10 @@ export interface TokenProvider {
    * the calls waiting on this refresh reject with it, and the next call tries again.
    */
   refreshToken(): Promise<string | void>
-  /** Called once per failed refresh, with the reason; every request waiting on it then fails (`HTTP_401`, or `NETWORK_ERROR` as above). */
+  /**
+   * Called once per failed refresh, with the reason; every request waiting on it then fails (`HTTP_401`, or
+   * `NETWORK_ERROR` as above).
+   */
   onRefreshError?(error: Error): void
 }
 
@@ -37,7 +40,9 @@ export function requireTokenProvider(value: unknown, caller: string): TokenProvi
     throw new EchoError({
       code: 'UNKNOWN_ERROR',
       reason: 'misconfigured',
-      message: `${caller} needs a tokenProvider with getAccessToken() and refreshToken() (got ${provider === null || typeof provider !== 'object' ? String(provider) : 'an object without them'})`,
+      message:
+        `${caller} needs a tokenProvider with getAccessToken() and refreshToken() (got ` +
+        `${provider === null || typeof provider !== 'object' ? String(provider) : 'an object without them'})`,
     })
   }
   return provider as TokenProvider

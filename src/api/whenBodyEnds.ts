@@ -36,7 +36,11 @@ export function whenBodyEnds(response: Response, signal: AbortSignal | null | un
       return reader.cancel(reason)
     },
   })
-  const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  const watched = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
   Object.defineProperty(watched, 'url', { value: response.url })
   return watched
 }

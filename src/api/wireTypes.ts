@@ -1,4 +1,4 @@
-// The shapes Echo's server answers with (DESIGN §8). Servers add fields over time: the types name
+// The shapes Echo's server answers with. Servers add fields over time: the types name
 // what echo-rtk relies on and let the rest through.
 
 /** The user's paid credit balance, in US dollars. */

@@ -1,25 +1,69 @@
-import type { User } from 'oidc-client-ts'
-
 import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
-import { EchoError } from '../errors'
-import { takeCheckoutReturn } from './checkoutReturn'
-import { EchoOidc } from './echoOidc'
-import { AnnouncedUser } from './announcedUser'
+import { EchoError, type EchoErrorData } from '../errors'
+import { toEchoUser, type EchoUser } from './echoUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment } from './environment'
-import { RenewPlan } from './renewPlan'
-import { SESSION_ENDED, type SessionReporter, type SignInOptions, type SignInSource } from './sessionReporter'
-import { SessionRefresh } from './sessionRefresh'
-import { takeSignInReturn } from './signInCallback'
-import { expiresAtMs, isNewer, takeStoredUser } from './storedUser'
-import { TabSync } from './tabSync'
+import { takeCheckoutReturn, takeSignInCallback } from './pageReturn'
+import { attemptRefresh, type RefreshOutcome } from './refreshAttempt'
+import { isRenewDue, reconnectDelayMs, renewAtMs, renewTimerDelayMs } from './renewTiming'
+import { expiresAtMs, isNewer, removeSignInStates, storedUserKey, takeStoredUser, type StoredUser } from './storedUser'
+import { TabSync } from './tabs'
+
+/** How a sign-in reached this page: back from Echo (`callback`), restored from `storage`, or from another `tab`. */
+export type SignInSource = 'callback' | 'storage' | 'tab'
+
+/** What the store is told when someone is signed in. */
+export interface SessionSnapshot {
+  user: EchoUser
+  accessToken: string
+  /** Epoch milliseconds. */
+  expiresAt: number
+  arrivedBy: SignInSource
+}
+
+/** How the session tells its store what happened; the store's middleware turns these into actions. */
+export interface SessionReporter {
+  signInStarted(): void
+  signedIn(snapshot: SessionSnapshot): void
+  signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
+  tokenRefreshStarted(): void
+  tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
+  /** A refresh could not reach Echo: the user stays signed in while the session tries again. */
+  tokenRefreshInterrupted(): void
+  /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
+  signedOut(ended?: EchoErrorData): void
+  /** Credits were bought (in this tab or another): the balance is stale. */
+  balanceChanged(): void
+}
+
+/** Options of a sign-in. */
+export interface SignInOptions {
+  /** Leaves for Echo's sign-in page at `url` instead of `window.location.assign(url)`. */
+  navigate?: ((url: string) => void) | undefined
+}
+
+/** What the store is told when a session ends on its own: its refresh failed, which signs the user out. */
+export const SESSION_ENDED: EchoErrorData = {
+  code: 'UNKNOWN_ERROR',
+  reason: 'session-ended',
+  message: 'Your session has ended. Sign in again.',
+}
+
+/** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */
+export const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'
+
+/** Why a refresh that outlived its user (a sign-out, another user signed in) is thrown away. */
+export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'
 
 /**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
- * other tabs. It composes the sign-in coming back (`signInCallback`), when to renew
- * (`renewPlan`), the tabs (`tabSync`), what the store is told (`announcedUser`) and the refresh
- * (`sessionRefresh`); every refresh goes through its one `RefreshCoordinator`.
+ * other tabs. It holds all of the session's state and makes every change to it, here: the user,
+ * what the store was told, the one timer (the renew, or the backoff while Echo cannot be reached),
+ * and the message that the session ended. Around it, files that hold none: the refresh attempt
+ * (`refreshAttempt.ts`), the tabs (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`),
+ * the stored user, the renew timing, the environment. Every refresh goes through its one
+ * `RefreshCoordinator` (docs/session.md, "The one refresh").
  */
 export class EchoSession {
   readonly config: ResolvedEchoConfig
@@ -28,12 +72,22 @@ export class EchoSession {
   readonly sendAuthorized: AuthorizedSend
   readonly #env: EchoEnvironment
   readonly #report: SessionReporter
-  readonly #oidc: EchoOidc
   readonly #tabs: TabSync
-  readonly #refresh: SessionRefresh
-  readonly #plan: RenewPlan
-  #user: User | null = null
-  readonly #announced: AnnouncedUser
+
+  /** Who is signed in: the tokens and profile, as stored. */
+  #user: StoredUser | null = null
+  /** Who the store was told is signed in (`signedIn` once per user, `tokenRefreshed` after). */
+  #toldUserId: string | null = null
+  /** Aborts when the told user is gone: a refresh begun for them must not outlive them. */
+  #userScope = new AbortController()
+  /** Another tab's storage signed this one out: the message that the session ended may still come on the channel. */
+  #signedOutByTab = false
+  /** The one pending timer: the renew of the current token, or the next try while Echo is out of reach. */
+  #timer: unknown
+  /** How long the current token lived in all: its renew time is counted from it. */
+  #lifetimeMs = 0
+  /** Refresh attempts in a row that could not reach Echo; the session is reconnecting while above 0. */
+  #failures = 0
   #started = false
   #stopWaking: (() => void) | undefined
   #callback: Promise<void> | undefined
@@ -42,16 +96,12 @@ export class EchoSession {
     this.config = config
     this.#env = env
     this.#report = report
-    this.#announced = new AnnouncedUser(report)
-    this.#oidc = new EchoOidc(config, env.storage)
     this.#tabs = new TabSync(config, env)
-    this.#plan = new RenewPlan(env, () => this.#renewInBackground())
-    this.#refresh = new SessionRefresh(
-      { config, env, tabs: this.#tabs, report, announced: this.#announced, plan: this.#plan },
-      { user: () => this.#user, adopt: (user, arrivedBy) => this.#adopt(user, arrivedBy), forget: () => this.#forget({ removeStored: true }), scheduleRenew: () => this.#scheduleRenew() },
-    )
     // Each attempt keeps its own deadline (refreshAttempt.ts), so the coordinator adds none.
-    const tokens = { getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null), refreshToken: () => this.#refresh.renew() }
+    const tokens = {
+      getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
+      refreshToken: () => this.#renew(),
+    }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
   }
@@ -61,7 +111,10 @@ export class EchoSession {
     return this.#callback ?? Promise.resolve()
   }
 
-  /** Listens to the other tabs and the network, arms the renew timer, and the first time takes the page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice. */
+  /**
+   * Listens to the other tabs and the network, arms the renew timer, and the first time takes the
+   * page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice.
+   */
   start(): void {
     if (this.#tabs.isListening) return
     this.#tabs.listen({
@@ -71,18 +124,27 @@ export class EchoSession {
       balanceChanged: () => this.#report.balanceChanged(),
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
-    this.#stopWaking = this.#env.onWake(() => this.#plan.isReconnecting && this.#renewInBackground())
+    this.#stopWaking = this.#env.onWake(() => this.#failures > 0 && this.#renewInBackground())
     if (this.#started) return this.#scheduleRenew()
     this.#started = true
-    const signInReturn = takeSignInReturn(this.#env, this.#oidc, this.config)
-    if (signInReturn === null) this.#restore()
-    else if (signInReturn.kind === 'refused') this.#report.signInFailed(signInReturn.error, 'callback')
-    else {
-      this.#report.signInStarted()
-      this.#callback = signInReturn.user.then(
-        (user) => this.#adopt(user, 'callback'),
-        (error: unknown) => this.#report.signInFailed(EchoError.from(error).toJSON(), 'callback'),
+    const callback = takeSignInCallback(this.#env, this.config.appId)
+    if (callback === null) this.#restore()
+    else if (callback.kind === 'error') {
+      this.#env.storage.removeItem(`oidc.${callback.state}`)
+      const reason = callback.description === null ? callback.error : `${callback.description} (${callback.error})`
+      this.#report.signInFailed(
+        { code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: `Sign-in was refused: ${reason}` },
+        'callback',
       )
+    } else {
+      this.#report.signInStarted()
+      this.#callback = import('./signIn')
+        .then(({ completeSignIn }) => completeSignIn(this.#env, this.config, callback.href))
+        .then(
+          (user) => this.#adopt(user, 'callback'),
+          (error: unknown) =>
+            this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON(), 'callback'),
+        )
     }
     takeCheckoutReturn(this.#env, () => {
       this.#tabs.tell({ type: 'balance' })
@@ -90,20 +152,23 @@ export class EchoSession {
     })
   }
 
-  /** Stops listening and every timer; the session keeps its user (and an outage's count) and can start again. */
+  /** Stops listening and the timer; the session keeps its user (and an outage's count) and can start again. */
   stop(): void {
     this.#tabs.stop()
-    this.#plan.pause()
+    this.#clearTimer()
     this.#stopWaking?.()
     this.#stopWaking = undefined
   }
 
   /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
   async signIn({ navigate = (url) => this.#env.navigate(url) }: SignInOptions = {}): Promise<void> {
-    this.#announced.signInStarted()
+    this.#signedOutByTab = false
+    this.#report.signInStarted()
     try {
-      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED) // PKCE needs storage that outlives the page
-      navigate(await this.#oidc.signInUrl())
+      // PKCE needs storage that outlives the page.
+      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED)
+      const { signInUrl } = await import('./signIn')
+      navigate(await signInUrl(this.config, this.#env.storage))
     } catch (error) {
       const failure = EchoError.from(error, 'starting sign-in')
       this.#report.signInFailed(failure.toJSON())
@@ -113,8 +178,9 @@ export class EchoSession {
 
   /** Forgets the user in this tab and, through storage, in the others. */
   async signOut(): Promise<void> {
-    await this.#forget({ removeStored: true })
+    this.#forget({ removeStored: true })
     this.#report.signedOut()
+    return Promise.resolve()
   }
 
   /**
@@ -140,48 +206,167 @@ export class EchoSession {
     this.#renewInBackground()
   }
 
-  /** Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. New tokens end an outage. */
-  #adopt(user: User, arrivedBy: SignInSource): void {
-    const endsOutage = this.#plan.renewed(user)
+  /**
+   * Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. New tokens end an
+   * outage.
+   */
+  #adopt(user: StoredUser, arrivedBy: SignInSource): void {
+    const endsOutage = this.#failures > 0
+    this.#failures = 0
+    this.#lifetimeMs = Math.max(expiresAtMs(user) - this.#env.now(), 0)
     this.#user = user
-    this.#announced.signedIn(user, arrivedBy)
+    this.#tell(user, arrivedBy)
     this.#scheduleRenew()
     // What failed while Echo was out of reach is asked for again.
     if (endsOutage) this.#report.balanceChanged()
   }
 
-  #scheduleRenew(): void {
-    this.#plan.schedule(this.#tabs.isListening ? this.#user : null)
+  /** Tells the store `user` is signed in: a new user (ending the last one's scope), or new tokens for the same one. */
+  #tell(user: StoredUser, arrivedBy: SignInSource): void {
+    const expiresAt = expiresAtMs(user)
+    const echoUser = toEchoUser(user.profile)
+    this.#signedOutByTab = false
+    if (this.#toldUserId === echoUser.id)
+      return this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
+    if (this.#toldUserId !== null) this.#newUserScope()
+    this.#toldUserId = echoUser.id
+    this.#report.signedIn({ user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy })
   }
 
-  /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `SessionRefresh`. */
+  /**
+   * Arms the one timer: the backoff while Echo cannot be reached, else the current token's renew
+   * time, waited for in capped steps (each step that fires early re-arms), so a token is renewed
+   * once, when due, never in a loop. None for a stopped session or nobody signed in.
+   */
+  #scheduleRenew(): void {
+    this.#clearTimer()
+    const user = this.#tabs.isListening ? this.#user : null
+    if (user === null) return
+    if (this.#failures > 0) {
+      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(), reconnectDelayMs(this.#failures))
+      return
+    }
+    const renewAt = renewAtMs({ expiresAt: expiresAtMs(user), lifetimeMs: this.#lifetimeMs })
+    const step = () => {
+      if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground()
+      this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
+    }
+    this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
+  }
+
+  #clearTimer(): void {
+    this.#env.clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+
+  /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `#settle`. */
   #renewInBackground(): void {
     this.coordinator.refreshToken().catch(() => undefined)
   }
 
-  async #forget({ removeStored = false } = {}): Promise<void> {
-    this.#announced.forget()
+  /**
+   * The coordinator's refresh: one attempt, then what it means. Resolves to the new access token, or rejects with why
+   * there is none.
+   */
+  async #renew(): Promise<string> {
+    const from = this.#user
+    if (from === null) throw new Error(REFRESH_OUTLIVED)
+    const userGone = this.#userScope.signal
+    this.#report.tokenRefreshStarted()
+    const onLateOutcome = (late: RefreshOutcome) => {
+      // Late tokens are taken, a late refusal ends the session; a late failure to reach Echo adds nothing.
+      if (late.kind === 'unreachable') return
+      try {
+        this.#settle(late, userGone)
+      } catch {
+        // Nobody waits on a late answer: what it means is done, and its reason was logged if Echo refused.
+      }
+    }
+    const outcome = await attemptRefresh(
+      { env: this.#env, tabs: this.#tabs, config: this.config },
+      { from, userGone, onLateOutcome },
+    )
+    return this.#settle(outcome, userGone)
+  }
+
+  /**
+   * What a refresh's outcome means (docs/session.md, "What the refresh fails means"): new tokens are
+   * adopted; Echo out of reach keeps the user and tries again; Echo's refusal ends the session, in
+   * every tab.
+   */
+  #settle(outcome: RefreshOutcome, userGone: AbortSignal): string {
+    if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)
+    if (outcome.kind === 'renewed') {
+      this.#adopt(outcome.user, this.#toldUserId !== null ? 'tab' : 'storage')
+      return outcome.user.access_token
+    }
+    if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error)
+    // Refused: the failure is logged, the stored user and stale state removed, and the user signed out, in every tab.
+    this.#env.logError('Token refresh failed:', outcome.error)
+    this.#tabs.tell({ type: 'ended' })
+    this.#forget({ removeStored: true })
+    this.#report.signedOut(SESSION_ENDED)
+    throw outcome.error
+  }
+
+  /** Echo could not be reached: the user stays signed in (a stored one too), and the session tries again. */
+  #interrupted(cause: Error): EchoError {
+    const user = this.#user
+    if (this.#toldUserId === null && user !== null) this.#tell(user, 'storage')
+    this.#failures += 1
+    // A stopped session (its provider unmounted) keeps the count for a restart, and says nothing.
+    if (this.#failures === 1 && this.#tabs.isListening)
+      this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
+    this.#scheduleRenew()
+    this.#report.tokenRefreshInterrupted()
+    return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
+  }
+
+  /**
+   * The user is gone from this session (the store is told by the caller, when and why); from storage too with
+   * `removeStored`.
+   */
+  #forget({ removeStored = false } = {}): void {
+    this.#newUserScope()
+    this.#toldUserId = null
+    this.#signedOutByTab = false
     this.#user = null
     this.#tabs.forget()
-    this.#plan.reset()
-    if (removeStored) await this.#oidc.forgetStored()
+    this.#clearTimer()
+    this.#failures = 0
+    if (!removeStored) return
+    this.#env.storage.removeItem(storedUserKey(this.config))
+    // A session that ended has no sign-in of its own in flight worth keeping (each state holds a PKCE verifier).
+    removeSignInStates(this.#env.storage, this.config.appId, this.#env.now())
+  }
+
+  #newUserScope(): void {
+    this.#userScope.abort()
+    this.#userScope = new AbortController()
   }
 
   /** Another tab signed in, refreshed (storage, or a hand-over) or signed out. */
-  #fromTab(user: User | null): void {
+  #fromTab(user: StoredUser | null): void {
     if (user !== null) return void (!this.#isExpired(user) && isNewer(user, this.#user) && this.#adopt(user, 'tab'))
     if (this.#user === null) return
-    void this.#forget()
-    this.#announced.signedOutByTab()
+    this.#forget()
+    // Remembered for a "session ended" that may follow on the channel.
+    this.#signedOutByTab = true
+    this.#report.signedOut()
   }
 
   /** Another tab's refresh was refused: the session has ended, and says so here too, whichever signal came first. */
   #endedElsewhere(): void {
-    if (this.#user !== null) return void this.#forget().then(() => this.#report.signedOut(SESSION_ENDED))
-    this.#announced.endedAfterTabSignOut()
+    if (this.#user !== null) {
+      this.#forget()
+      this.#report.signedOut(SESSION_ENDED)
+    } else if (this.#signedOutByTab) {
+      this.#signedOutByTab = false
+      this.#report.signedOut(SESSION_ENDED)
+    }
   }
 
-  #isExpired(user: User): boolean {
+  #isExpired(user: StoredUser): boolean {
     return expiresAtMs(user) <= this.#env.now()
   }
 }

@@ -8,7 +8,7 @@ export interface EchoEnvironment {
   /** The page's address, read at start for a sign-in coming back. */
   location: { readonly href: string }
   history: { readonly state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void }
-  /** Where the user and the sign-in state are kept: `localStorage` (SPEC §9). */
+  /** Where the user and the sign-in state are kept: `localStorage`. */
   storage: Storage
   /** Leaves the page for Echo's sign-in. */
   navigate(url: string): void
@@ -25,6 +25,12 @@ export interface EchoEnvironment {
    * unsubscribe.
    */
   onWake(listener: (cause: WakeCause) => void): () => void
+  /**
+   * Runs `run` once the page has painted what it shows now, so work that can wait (the balance calls
+   * after a sign-in) never delays that paint; soon (a microtask) where nothing is painted (a server,
+   * a hidden tab).
+   */
+  afterPaint(run: () => void): void
   now(): number
   setTimeout(run: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
@@ -73,6 +79,19 @@ function browserEnvironment(): EchoEnvironment {
         document.removeEventListener('visibilitychange', visible)
       }
     },
+    afterPaint: (run) => {
+      if (typeof requestAnimationFrame !== 'function' || document.visibilityState !== 'visible')
+        return queueMicrotask(run)
+      // A frame's callbacks run before it is painted; a message posted from one is handled after.
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel()
+        channel.port1.onmessage = () => {
+          channel.port1.close()
+          run()
+        }
+        channel.port2.postMessage(null)
+      })
+    },
     now: () => Date.now(),
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
     clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -95,7 +114,9 @@ function pageStorage(): Storage {
 }
 
 /** Why sign-in cannot start where the browser refuses `localStorage`. */
-export const STORAGE_BLOCKED = 'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own)'
+export const STORAGE_BLOCKED =
+  'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open ' +
+  'the app in a tab of its own)'
 
 /** A `Storage` that forgets everything when the page goes: what the session runs on where `localStorage` is refused. */
 export class PageLifetimeStorage implements Storage {

@@ -1,12 +1,11 @@
-import type { User } from 'oidc-client-ts'
-
+import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
+import { ECHO_PATHS } from '../echoPaths'
 import type { EchoEnvironment } from './environment'
-import { requestRefreshGrant } from './refreshGrant'
-import { expiresAtMs, refreshExpiresAtMs } from './storedUser'
-import type { TabSync } from './tabSync'
+import { expiresAtMs, refreshExpiresAtMs, withRefreshLife, type StoredUser } from './storedUser'
+import type { TabSync } from './tabs'
 
-/** SPEC §9: one refresh attempt, from asking for its turn to Echo's answer, has 10 seconds. */
+/** One refresh attempt, from asking for its turn to Echo's answer, has 10 seconds. */
 export const REFRESH_ATTEMPT_MS = 10_000
 
 /**
@@ -17,7 +16,7 @@ export const REFRESH_ATTEMPT_MS = 10_000
 export const LATE_ANSWER_MS = 60_000
 
 /**
- * How a refresh attempt ended (DESIGN §2, "What 'the refresh fails' means"):
+ * How a refresh attempt ended (docs/session.md, "What the refresh fails means"):
  * - `renewed`: new tokens, Echo's answer or newer ones another tab had already;
  * - `refused`: Echo refused the refresh (a 4xx, or an answer without an access token), or the
  *   refresh token's own life is over: the session has ended;
@@ -26,7 +25,11 @@ export const LATE_ANSWER_MS = 60_000
  * - `outlived`: the user it was for is gone (signed out, or another user signed in meanwhile):
  *   nothing was stored or handed over.
  */
-export type RefreshOutcome = { kind: 'renewed'; user: User } | { kind: 'refused'; error: Error } | { kind: 'unreachable'; error: Error } | { kind: 'outlived' }
+export type RefreshOutcome =
+  | { kind: 'renewed'; user: StoredUser }
+  | { kind: 'refused'; error: Error }
+  | { kind: 'unreachable'; error: Error }
+  | { kind: 'outlived' }
 
 /** What an attempt is run with: the session's environment, tabs and config. */
 export interface RefreshAttemptParts {
@@ -38,7 +41,7 @@ export interface RefreshAttemptParts {
 /** One attempt's request. */
 export interface RefreshRequest {
   /** The user whose access token is being replaced. */
-  from: User
+  from: StoredUser
   /** Aborts when `from` is no longer the session's user: the attempt then stores nothing. */
   userGone: AbortSignal
   /** Told how a grant that missed the deadline ended, if it ends within {@link LATE_ANSWER_MS}. */
@@ -52,7 +55,10 @@ export interface RefreshRequest {
  * {@link REFRESH_ATTEMPT_MS}, covers all of it; a grant still on its way then goes on in its turn,
  * and its late outcome goes to `onLateOutcome`.
  */
-export async function attemptRefresh({ env, tabs, config }: RefreshAttemptParts, { from, userGone, onLateOutcome }: RefreshRequest): Promise<RefreshOutcome> {
+export async function attemptRefresh(
+  { env, tabs, config }: RefreshAttemptParts,
+  { from, userGone, onLateOutcome }: RefreshRequest,
+): Promise<RefreshOutcome> {
   const deadline = countdown(env, REFRESH_ATTEMPT_MS)
   const lateLimit = countdown(env, LATE_ANSWER_MS)
   let granted = false
@@ -60,7 +66,8 @@ export async function attemptRefresh({ env, tabs, config }: RefreshAttemptParts,
     const waited = granted ? 'Echo did not answer the refresh' : "The refresh waited for its turn behind another tab's"
     return { kind: 'unreachable', error: new Error(`${waited} for ${REFRESH_ATTEMPT_MS / 1000} seconds`) }
   }
-  const replacing = (user: User | null): User | null => (user !== null && user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null)
+  const replacing = (user: StoredUser | null): StoredUser | null =>
+    user !== null && user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null
 
   const inTurn = async (): Promise<RefreshOutcome> => {
     granted = true
@@ -73,9 +80,16 @@ export async function attemptRefresh({ env, tabs, config }: RefreshAttemptParts,
     if (taken !== null) return { kind: 'renewed', user: taken }
     if (userGone.aborted) return { kind: 'outlived' }
     const refreshToken = newest?.refresh_token
-    if (newest === null || !refreshToken) return refused('There is no refresh token to renew the session with: sign in again')
-    if ((refreshExpiresAtMs(newest) ?? Infinity) <= env.now()) return refused('The refresh token has expired: sign in again')
-    const answer = await requestRefreshGrant(env.fetch, config, Object.assign(newest, { refresh_token: refreshToken }), { now: env.now(), signal: lateLimit.signal })
+    if (newest === null || !refreshToken)
+      return refused('There is no refresh token to renew the session with: sign in again')
+    if ((refreshExpiresAtMs(newest) ?? Infinity) <= env.now())
+      return refused('The refresh token has expired: sign in again')
+    const answer = await requestRefreshGrant(
+      env.fetch,
+      config,
+      { ...newest, refresh_token: refreshToken },
+      { now: env.now(), signal: lateLimit.signal },
+    )
     if (userGone.aborted) return { kind: 'outlived' }
     if (answer.kind === 'tokens') {
       tabs.share(answer.user)
@@ -94,7 +108,8 @@ export async function attemptRefresh({ env, tabs, config }: RefreshAttemptParts,
     (error: unknown): RefreshOutcome => {
       lateLimit.clear()
       // No turn before the deadline, or something broke in it (storage refusing a write, say).
-      return deadline.signal.aborted && !granted ? timedOut() : { kind: 'unreachable', error: error instanceof Error ? error : new Error(String(error)) }
+      if (deadline.signal.aborted && !granted) return timedOut()
+      return { kind: 'unreachable', error: error instanceof Error ? error : new Error(String(error)) }
     },
   )
   const outcome = await Promise.race([turn, deadline.reached])
@@ -111,7 +126,116 @@ function refused(message: string): RefreshOutcome {
 /** A signal that aborts after `ms` on the environment's clock, and a promise of that moment (`undefined`). */
 function countdown(env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout'>, ms: number) {
   const controller = new AbortController()
-  const handle = env.setTimeout(() => controller.abort(new DOMException(`No answer within ${ms} ms`, 'TimeoutError')), ms)
-  const reached = new Promise<undefined>((resolve) => controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }))
+  const handle = env.setTimeout(
+    () => controller.abort(new DOMException(`No answer within ${ms} ms`, 'TimeoutError')),
+    ms,
+  )
+  const reached = new Promise<undefined>((resolve) =>
+    controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+  )
   return { signal: controller.signal, reached, clear: () => env.clearTimeout(handle) }
+}
+
+/** A user whose refresh token can be spent. */
+export type RefreshableUser = StoredUser & { refresh_token: string }
+
+/**
+ * What Echo's token endpoint made of a refresh-token grant: new tokens; a refusal (a 4xx, or an
+ * answer of Echo's without an access token), after which the session is over; or no answer from
+ * Echo at all (offline, a dropped or refused connection, a 5xx or 429, a page that is not Echo's
+ * JSON such as a captive portal's), after which the session tries again.
+ */
+export type GrantAnswer =
+  { kind: 'tokens'; user: StoredUser } | { kind: 'refused'; error: Error } | { kind: 'unreachable'; error: Error }
+
+/** The answers of a token endpoint that say nothing about the refresh token: try again later. */
+const TRY_AGAIN_STATUSES = new Set([408, 425, 429])
+
+/**
+ * The refresh-token grant for `user` at Echo's token endpoint, sent through `fetch` (the session's
+ * own, so tests and the environment see it) and given up when `signal` aborts. Never throws: every
+ * way it can end is a {@link GrantAnswer}. The new user keeps the profile (Echo issues no id token)
+ * and, if Echo sends none, the refresh token; `now` is the clock the expiry is counted from.
+ */
+export async function requestRefreshGrant(
+  fetch: FetchFunction,
+  config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>,
+  user: RefreshableUser,
+  { now, signal }: { now: number; signal: AbortSignal },
+): Promise<GrantAnswer> {
+  const form = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: user.refresh_token,
+    client_id: config.appId,
+  })
+  if (user.scope) form.set('scope', user.scope)
+  let status: number
+  let text: string
+  try {
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded, a simple CORS request.
+    const response = await fetch(`${config.apiUrl}${ECHO_PATHS.token}`, { method: 'POST', body: form, signal })
+    status = response.status
+    text = await response.text()
+  } catch (error) {
+    // The request never got a whole answer: offline, a reset, a page going away, or the late-answer limit.
+    return {
+      kind: 'unreachable',
+      error: new Error(signal.aborted ? 'Echo did not answer the token request in time' : describe(error)),
+    }
+  }
+  const answer = parseJsonObject(text)
+  if (status >= 500 || TRY_AGAIN_STATUSES.has(status))
+    return { kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) }
+  if (status < 200 || status >= 300) return { kind: 'refused', error: new Error(refusalText(answer, status)) }
+  if (answer === null) {
+    return {
+      kind: 'unreachable',
+      error: new Error(`The token endpoint's answer is not Echo's (status ${status}, not a JSON object)`),
+    }
+  }
+  if (typeof answer.access_token !== 'string' || answer.access_token === '') {
+    return { kind: 'refused', error: new Error('Silent renew did not yield a new access token') }
+  }
+  return { kind: 'tokens', user: renewedUser(user, answer, now) }
+}
+
+/** The user after a refresh: Echo's new tokens, and what the answer leaves out carried over from `user`. */
+function renewedUser(user: RefreshableUser, answer: Record<string, unknown>, now: number): StoredUser {
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
+  const expiresIn = answer.expires_in
+  const scope = text(answer.scope) ?? user.scope
+  const renewed: StoredUser = {
+    session_state: user.session_state,
+    access_token: answer.access_token as string,
+    refresh_token: text(answer.refresh_token) ?? user.refresh_token,
+    token_type: text(answer.token_type) ?? 'Bearer',
+    ...(scope === undefined ? {} : { scope }),
+    profile: user.profile,
+    // Whole seconds from the client's own clock, as oidc-client-ts counts them.
+    ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn)
+      ? { expires_at: Math.floor(now / 1000) + expiresIn }
+      : {}),
+  }
+  return withRefreshLife(renewed, answer.refresh_token_expires_in, now)
+}
+
+/** Echo's words for a refusal: `error_description`, else `error`, else the status. */
+function refusalText(answer: Record<string, unknown> | null, status: number): string {
+  const described = answer?.error_description ?? answer?.error
+  return typeof described === 'string' && described !== '' ? described : `Echo refused the refresh (status ${status})`
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }

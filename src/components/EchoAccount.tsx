@@ -1,8 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { displayNameOf } from '../auth/displayText'
-import { selectCredit, selectEchoUser, selectIsAuthenticated, selectIsInsufficientFunds, selectIsReconnecting } from '../store/selectors'
+import { displayNameOf } from '../auth/echoUser'
+import {
+  selectCredit,
+  selectEchoUser,
+  selectIsAuthenticated,
+  selectIsInsufficientFunds,
+  selectIsReconnecting,
+} from '../store/selectors'
 import { useAnnounce } from './EchoAnnouncer'
 import { EchoBalance, formatUsd } from './EchoBalance'
 import { EchoSignIn } from './EchoSignIn'
@@ -19,7 +25,10 @@ const PANEL_OPENED = 'Your Echo account is open to add credits.'
 export interface EchoAccountProps {
   /** On the root element; its parts carry `data-echo-account-button` and `data-echo-account-panel` to style by. */
   className?: string
-  /** Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate` in a test. */
+  /**
+   * Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate`
+   * in a test.
+   */
   signInNavigate?: (url: string) => void
 }
 
@@ -100,7 +109,13 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
   }
   const shownCredit = credit === null ? '…' : formatUsd(credit, { short: true })
   return (
-    <div ref={root} className={className} data-echo-account={open ? 'open' : 'closed'} onKeyDown={closeOnEscape} {...focus}>
+    <div
+      ref={root}
+      className={className}
+      data-echo-account={open ? 'open' : 'closed'}
+      onKeyDown={closeOnEscape}
+      {...focus}
+    >
       <button
         ref={button}
         type="button"
@@ -113,7 +128,14 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
         <Logo /> {shownCredit}
         {reconnecting && <span data-echo-account-note="reconnecting">Reconnecting…</span>}
       </button>
-      <div id={panelId} role="region" aria-label="Echo account" hidden={!open} data-echo-account-panel="" key={openings}>
+      <div
+        id={panelId}
+        role="region"
+        aria-label="Echo account"
+        hidden={!open}
+        data-echo-account-panel=""
+        key={openings}
+      >
         {user !== null && (
           <p data-echo-account-user="">
             <span style={visuallyHidden}>Signed in as </span>

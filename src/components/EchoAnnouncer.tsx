@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactElement, type ReactNode } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { SESSION_ENDED } from '../auth/sessionReporter'
+import { SESSION_ENDED } from '../auth/EchoSession'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsInsufficientFunds } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'
@@ -30,14 +30,20 @@ const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.reas
  */
 export function EchoAnnouncer({ children }: { children?: ReactNode }): ReactElement {
   const [messages, setMessages] = useState<readonly string[]>([])
-  const announce = useCallback((message: string) => setMessages((said) => (said.includes(message) ? said : [...said, message])), [])
+  const announce = useCallback(
+    (message: string) => setMessages((said) => (said.includes(message) ? said : [...said, message])),
+    [],
+  )
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const sessionEnded = useEchoSelector(selectSessionEnded)
   // Seen while rendering, before the components below announce what follows from it (a panel opening).
   const [seen, setSeen] = useState({ outOfCredits, sessionEnded })
   if (seen.outOfCredits !== outOfCredits || seen.sessionEnded !== sessionEnded) {
     setSeen({ outOfCredits, sessionEnded })
-    const happened = [outOfCredits && !seen.outOfCredits && OUT_OF_CREDITS, sessionEnded && !seen.sessionEnded && SESSION_ENDED.message]
+    const happened = [
+      outOfCredits && !seen.outOfCredits && OUT_OF_CREDITS,
+      sessionEnded && !seen.sessionEnded && SESSION_ENDED.message,
+    ]
     for (const message of happened) if (message) announce(message)
   }
 

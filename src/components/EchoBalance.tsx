@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { freeTierLeftOf, hasFreeTier, paidBalanceOf } from '../store/creditAmounts'
+import { freeTierLeftOf, hasFreeTier, paidBalanceOf } from '../store/selectors'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectFreeTierBalance, selectIsBalanceLoading } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'
@@ -57,7 +57,8 @@ const selectBalanceStatus = (state: EchoRootState) => state.echo.balance.status
 
 /**
  * The paid balance in US dollars and, when the app has a free tier (a spend pool), what is left of
- * it (never below $0.00), shown together once both are in (`…` until then), each labelled for screen readers (`Balance $12.34 Free tier $0.50`). Subscribes to the balance alone: a token refresh does not re-render it. A field
+ * it (never below $0.00), shown together once both are in (`…` until then), each labelled for screen readers
+ * (`Balance $12.34 Free tier $0.50`). Subscribes to the balance alone: a token refresh does not re-render it. A field
  * the server left out or sent oddly shows as `—`.
  *
  * @example
@@ -71,10 +72,19 @@ export function EchoBalance({ className, live = false }: EchoBalanceProps): Reac
   const loading = useEchoSelector(selectIsBalanceLoading)
   const failed = status === 'failed' && balance === null
   return (
-    <span className={className} aria-busy={loading} aria-live={live ? 'polite' : undefined} data-echo-balance={failed ? 'failed' : ''}>
+    <span
+      className={className}
+      aria-busy={loading}
+      aria-live={live ? 'polite' : undefined}
+      data-echo-balance={failed ? 'failed' : ''}
+    >
       <span style={visuallyHidden}>Balance </span>
-      <span data-echo-balance-paid="">{failed ? BALANCE_FAILED : balance !== null && !loading ? formatUsd(paidBalanceOf(balance)) : '…'}</span>
-      {freeTier !== null && hasFreeTier(freeTier) && !loading && <span data-echo-balance-free=""> Free tier {formatUsd(freeTierLeftOf(freeTier))}</span>}
+      <span data-echo-balance-paid="">
+        {failed ? BALANCE_FAILED : balance !== null && !loading ? formatUsd(paidBalanceOf(balance)) : '…'}
+      </span>
+      {freeTier !== null && hasFreeTier(freeTier) && !loading && (
+        <span data-echo-balance-free=""> Free tier {formatUsd(freeTierLeftOf(freeTier))}</span>
+      )}
     </span>
   )
 }

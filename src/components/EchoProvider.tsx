@@ -5,10 +5,9 @@ import type { Store, UnknownAction } from '@reduxjs/toolkit'
 import { EchoReduxContext } from '../api/query/echoReduxContext'
 import { configChangedMessage, nestedProviderMessage } from '../api/query/setupMessages'
 import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } from '../config'
-import { assertEchoStore } from '../store/assertEchoStore'
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
-import { startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
+import { assertEchoStore, startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
 import { EchoAnnouncer } from './EchoAnnouncer'
 import { EchoContext, type EchoContextValue } from './EchoContext'
 
@@ -38,11 +37,17 @@ export interface EchoProviderProps {
 export function EchoProvider({ config, store: hostStore, children }: EchoProviderProps): ReactElement | null {
   const outer = useContext(EchoContext)
   // Checked at the first render in a browser, so a bad config fails at once with the field it names.
-  const [resolved] = useState<ResolvedEchoConfig | null>(() => (typeof window === 'undefined' ? null : resolveConfig(config)))
+  const [resolved] = useState<ResolvedEchoConfig | null>(() =>
+    typeof window === 'undefined' ? null : resolveConfig(config),
+  )
   // Inside another provider for the same app, this one is that provider: one session per app and page.
-  const [joinsOuter] = useState(() => outer !== null && resolved !== null && joinsOuterProvider(outer, resolved, hostStore))
+  const [joinsOuter] = useState(
+    () => outer !== null && resolved !== null && joinsOuterProvider(outer, resolved, hostStore),
+  )
   // Created once per provider and started only after mount, so StrictMode's double render builds no second session.
-  const [ownStore] = useState(() => (hostStore === undefined && !joinsOuter ? createEchoStore({ config, startSession: false }) : null))
+  const [ownStore] = useState(() =>
+    hostStore === undefined && !joinsOuter ? createEchoStore({ config, startSession: false }) : null,
+  )
   const store = joinsOuter ? outer!.store : ((hostStore as EchoStore | undefined) ?? ownStore!)
   const [firstConfig] = useState(() => configKey(config))
   if (configKey(config) !== firstConfig) throw new Error(configChangedMessage(firstConfig, configKey(config)))
@@ -61,7 +66,10 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
     // The config is fixed for the provider's life (checked above): the store is the only dependency.
   }, [store, joinsOuter])
 
-  const value = useMemo<EchoContextValue | null>(() => (mounted && resolved !== null ? { store, config: resolved } : null), [mounted, store, resolved])
+  const value = useMemo<EchoContextValue | null>(
+    () => (mounted && resolved !== null ? { store, config: resolved } : null),
+    [mounted, store, resolved],
+  )
   if (joinsOuter) return <>{children}</>
   if (value === null) return null
   return (
@@ -82,8 +90,16 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
 function joinsOuterProvider(outer: EchoContextValue, config: ResolvedEchoConfig, hostStore: unknown): boolean {
   if (outer.config.appId !== config.appId || outer.config.apiUrl !== config.apiUrl) return false
   const otherStore = hostStore !== undefined && hostStore !== outer.store
-  const otherSettings = (Object.keys(config) as (keyof ResolvedEchoConfig)[]).filter((key) => JSON.stringify(config[key]) !== JSON.stringify(outer.config[key]))
-  if (otherStore || otherSettings.length > 0) throw new Error(nestedProviderMessage(config.appId, otherStore ? 'another store' : `other settings (${otherSettings.join(', ')})`))
+  const otherSettings = (Object.keys(config) as (keyof ResolvedEchoConfig)[]).filter(
+    (key) => JSON.stringify(config[key]) !== JSON.stringify(outer.config[key]),
+  )
+  if (otherStore || otherSettings.length > 0)
+    throw new Error(
+      nestedProviderMessage(
+        config.appId,
+        otherStore ? 'another store' : `other settings (${otherSettings.join(', ')})`,
+      ),
+    )
   return true
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { displayNameOf } from '../auth/displayText'
+import { displayNameOf } from '../auth/echoUser'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
@@ -85,7 +85,14 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
     }
   }
   return (
-    <button type="button" className={className} aria-disabled={busy} aria-busy={busy} onClick={() => void start()} data-echo-sign-in={busy ? 'loading' : 'signed-out'}>
+    <button
+      type="button"
+      className={className}
+      aria-disabled={busy}
+      aria-busy={busy}
+      onClick={() => void start()}
+      data-echo-sign-in={busy ? 'loading' : 'signed-out'}
+    >
       <Logo /> {busy ? SIGNING_IN : (children ?? 'Sign in')}
     </button>
   )

@@ -44,7 +44,14 @@ export function EchoSignOut({ onSuccess, onError, className, children }: EchoSig
     }
   }
   return (
-    <button type="button" className={className} disabled={!isAuthenticated && !busy} aria-disabled={busy} aria-busy={busy} onClick={() => void leave()}>
+    <button
+      type="button"
+      className={className}
+      disabled={!isAuthenticated && !busy}
+      aria-disabled={busy}
+      aria-busy={busy}
+      onClick={() => void leave()}
+    >
       {busy ? SIGNING_OUT : (children ?? 'Sign out')}
     </button>
   )

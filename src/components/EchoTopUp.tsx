@@ -47,7 +47,16 @@ export interface EchoTopUpProps {
  * @example
  * <EchoTopUp defaultAmount={20} />
  */
-export function EchoTopUp({ className, defaultAmount = 10, description, successUrl, onlyWhenOutOfCredits = false, checkoutIn = 'new-tab', navigate, onError }: EchoTopUpProps): ReactElement | null {
+export function EchoTopUp({
+  className,
+  defaultAmount = 10,
+  description,
+  successUrl,
+  onlyWhenOutOfCredits = false,
+  checkoutIn = 'new-tab',
+  navigate,
+  onError,
+}: EchoTopUpProps): ReactElement | null {
   const { store } = useEchoContext()
   const announce = useAnnounce()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
@@ -81,7 +90,8 @@ export function EchoTopUp({ className, defaultAmount = 10, description, successU
     }
   }
 
-  const describedBy = [refused ? hintId : null, problem !== null ? problemId : null].filter(Boolean).join(' ') || undefined
+  const describedBy =
+    [refused ? hintId : null, problem !== null ? problemId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={className} data-echo-top-up="">
       {/* Said once by the provider's announcer, however many top-ups are mounted: not a live region here. */}
@@ -98,7 +108,14 @@ export function EchoTopUp({ className, defaultAmount = 10, description, successU
         aria-describedby={refused ? hintId : undefined}
         onChange={(event) => setAmountText(event.target.value)}
       />
-      <button type="button" disabled={!isAuthenticated} aria-disabled={busy || refused} aria-busy={busy} aria-describedby={describedBy} onClick={() => void addCredits()}>
+      <button
+        type="button"
+        disabled={!isAuthenticated}
+        aria-disabled={busy || refused}
+        aria-busy={busy}
+        aria-describedby={describedBy}
+        onClick={() => void addCredits()}
+      >
         Add credits
       </button>
       {refused && (

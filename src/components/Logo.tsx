@@ -15,9 +15,23 @@ export interface LogoProps {
  */
 export function Logo({ className, size = 16 }: LogoProps): ReactElement {
   return (
-    <svg className={className} width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false" data-echo-logo="">
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+      data-echo-logo=""
+    >
       <circle cx="12" cy="12" r="3" fill="currentColor" />
-      <path d="M7 7a7 7 0 0 0 0 10M17 7a7 7 0 0 1 0 10" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      <path
+        d="M7 7a7 7 0 0 0 0 10M17 7a7 7 0 0 1 0 10"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
     </svg>
   )
 }

@@ -28,11 +28,19 @@ function openBlankTab(): Window | null {
  * tells the app's other tabs and closes that tab. Where the browser refuses a tab, checkout opens
  * in this one. Rejects as `createPaymentLink` does, the empty tab closed again.
  */
-export async function openCheckout(store: EchoStore, request: PaymentLinkRequest, { checkoutIn = 'new-tab', navigate }: OpenCheckoutOptions = {}): Promise<void> {
+export async function openCheckout(
+  store: EchoStore,
+  request: PaymentLinkRequest,
+  { checkoutIn = 'new-tab', navigate }: OpenCheckoutOptions = {},
+): Promise<void> {
   // Opened now, while the click still counts as the user's: a tab opened after an await may be blocked.
   const checkoutTab = navigate === undefined && checkoutIn === 'new-tab' ? openBlankTab() : null
   try {
-    const url = await store.dispatch(createPaymentLink(request, { checkoutIn: checkoutTab === null && navigate === undefined ? 'this-tab' : checkoutIn }))
+    const url = await store.dispatch(
+      createPaymentLink(request, {
+        checkoutIn: checkoutTab === null && navigate === undefined ? 'this-tab' : checkoutIn,
+      }),
+    )
     if (navigate !== undefined) navigate(url)
     else if (checkoutTab !== null) checkoutTab.location.replace(url)
     else window.location.assign(url)

@@ -9,7 +9,14 @@ import { userMessageOf, type EchoErrorData } from '../errors'
 import type { AuthStatus } from '../store/authSlice'
 import type { EchoRootState } from '../store/echoReducer'
 import { quietWhileReconnecting, selectCredit, selectIsBalanceLoading } from '../store/selectors'
-import { createPaymentLink, getToken, refreshBalance, signIn, signOut, type CreatePaymentLinkOptions } from '../store/thunks'
+import {
+  createPaymentLink,
+  getToken,
+  refreshBalance,
+  signIn,
+  signOut,
+  type CreatePaymentLinkOptions,
+} from '../store/thunks'
 import { useEchoContext } from './EchoContext'
 import { openCheckout, type OpenCheckoutOptions } from './openCheckout'
 
@@ -50,13 +57,21 @@ export interface UseEchoResult {
    * `{ checkoutIn }`, the success URL is marked so that checkout's return tells the app's other
    * tabs at once and, in a tab the app opened, closes itself (what `openCheckout` does for you).
    */
-  createPaymentLink: (amount: number, description?: string, successUrl?: string, options?: CreatePaymentLinkOptions) => Promise<string>
+  createPaymentLink: (
+    amount: number,
+    description?: string,
+    successUrl?: string,
+    options?: CreatePaymentLinkOptions,
+  ) => Promise<string>
   /**
    * Echo's checkout from your own button, as `<EchoTopUp>` opens it: call it in the click handler.
    * A new tab by default, opened at once (no popup blocker) and closed by itself once paid, while
    * this tab shows the new balance; `{ checkoutIn: 'this-tab' }` for this tab.
    */
-  openCheckout: (amount: number, options?: OpenCheckoutOptions & { description?: string; successUrl?: string }) => Promise<void>
+  openCheckout: (
+    amount: number,
+    options?: OpenCheckoutOptions & { description?: string; successUrl?: string },
+  ) => Promise<void>
   /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
   getToken: () => Promise<string | null>
   config: ResolvedEchoConfig
@@ -97,11 +112,21 @@ export function useEcho(): UseEchoResult {
       signIn: () => store.dispatch(signIn()),
       signOut: () => store.dispatch(signOut()),
       refreshBalance: () => store.dispatch(refreshBalance()),
-      // The request's own defaults apply: `Echo Credits`, and the page origin (SPEC §5).
-      createPaymentLink: (amount: number, description?: string, successUrl?: string, options?: CreatePaymentLinkOptions) =>
-        store.dispatch(createPaymentLink({ amount, description, successUrl }, options)),
-      openCheckout: (amount: number, { description, successUrl, ...options }: OpenCheckoutOptions & { description?: string; successUrl?: string } = {}) =>
-        openCheckout(store, { amount, description, successUrl }, options),
+      // The request's own defaults apply: `Echo Credits`, and the page origin.
+      createPaymentLink: (
+        amount: number,
+        description?: string,
+        successUrl?: string,
+        options?: CreatePaymentLinkOptions,
+      ) => store.dispatch(createPaymentLink({ amount, description, successUrl }, options)),
+      openCheckout: (
+        amount: number,
+        {
+          description,
+          successUrl,
+          ...options
+        }: OpenCheckoutOptions & { description?: string; successUrl?: string } = {},
+      ) => openCheckout(store, { amount, description, successUrl }, options),
       getToken: () => store.dispatch(getToken()),
     }),
     [store],

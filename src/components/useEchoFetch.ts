@@ -15,7 +15,10 @@ import { useEchoContext } from './EchoContext'
  *
  * @example
  * const echoFetch = useEchoFetch()
- * const openai = useMemo(() => new OpenAI({ apiKey: 'echo', baseURL: config.baseRouterUrl, fetch: echoFetch, dangerouslyAllowBrowser: true }), [echoFetch])
+ * const openai = useMemo(
+ *   () => new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: echoFetch, dangerouslyAllowBrowser: true }),
+ *   [echoFetch],
+ * )
  */
 export function useEchoFetch(): FetchFunction {
   const { store } = useEchoContext()

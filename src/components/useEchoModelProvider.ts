@@ -17,5 +17,8 @@ import { useEchoFetch } from './useEchoFetch'
 export function useEchoModelProvider<Provider>(factory: (settings: EchoModelProviderSettings) => Provider): Provider {
   const { config } = useEchoContext()
   const fetch = useEchoFetch()
-  return useMemo(() => factory({ baseURL: config.baseRouterUrl, apiKey: 'echo', fetch }), [factory, config.baseRouterUrl, fetch])
+  return useMemo(
+    () => factory({ baseURL: config.baseRouterUrl, apiKey: 'echo', fetch }),
+    [factory, config.baseRouterUrl, fetch],
+  )
 }

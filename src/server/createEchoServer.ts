@@ -21,8 +21,15 @@ export interface EchoServerOptions {
   fetch?: FetchFunction | undefined
 }
 
-/** A route handler of your own, run for a verified user; `context` is the framework's second argument (Next.js `{ params }`). */
-export type EchoRouteHandler<Context = unknown> = (request: Request, user: EchoServerUser, context: Context) => Response | Promise<Response>
+/**
+ * A route handler of your own, run for a verified user; `context` is the framework's second argument (Next.js `{
+ * params }`).
+ */
+export type EchoRouteHandler<Context = unknown> = (
+  request: Request,
+  user: EchoServerUser,
+  context: Context,
+) => Response | Promise<Response>
 
 /** Echo on your server: who a request is from, and routes billed to them. */
 export interface EchoServer {
@@ -40,11 +47,13 @@ export interface EchoServer {
    * credits -> 402 (the session offers a top-up), streamed answers too (the route waits for the
    * first model answer before it answers); Echo out of reach -> 503. Bodies are one plain sentence.
    */
-  route<Context = unknown>(handler: EchoRouteHandler<Context>): (request: Request, context: Context) => Promise<Response>
+  route<Context = unknown>(
+    handler: EchoRouteHandler<Context>,
+  ): (request: Request, context: Context) => Promise<Response>
 }
 
 /**
- * Echo on your own server (DESIGN §9): the browser keeps the session and sends the user's token to
+ * Echo on your own server: the browser keeps the session and sends the user's token to
  * your routes; here it is verified with Echo and spent at Echo's router, billed to the user. No
  * React, DOM or Redux; Web `Request`/`Response`, so Next.js route handlers, Remix, Hono, Bun, Deno
  * and edge runtimes. Make it once per process. Nothing is stored, and nothing refreshes a token.
@@ -54,12 +63,18 @@ export interface EchoServer {
  * const echo = createEchoServer({ appId: process.env.ECHO_APP_ID! })
  * export const POST = echo.route(async (request, user) => {
  *   const { messages } = await request.json()
- *   const result = streamText({ model: user.modelProvider(createOpenAI)('gpt-4o-mini'), messages: await convertToModelMessages(messages) })
+ *   const result = streamText({ model: user.modelProvider(createOpenAI)('gpt-4o-mini'), messages: await
+ * convertToModelMessages(messages) })
  *   return result.toUIMessageStreamResponse()
  * })
  */
 export function createEchoServer(options: EchoServerOptions): EchoServer {
-  const { appId, apiUrl: apiUrlGiven = DEFAULT_API_URL, baseRouterUrl: routerUrlGiven = DEFAULT_ROUTER_URL, fetch: fetchGiven } = options ?? ({} as Partial<EchoServerOptions>)
+  const {
+    appId,
+    apiUrl: apiUrlGiven = DEFAULT_API_URL,
+    baseRouterUrl: routerUrlGiven = DEFAULT_ROUTER_URL,
+    fetch: fetchGiven,
+  } = options ?? ({} as Partial<EchoServerOptions>)
   const appIdProblem = describeAppIdProblem(appId, "createEchoServer's appId")
   if (appIdProblem !== null) throw new TypeError(appIdProblem)
   const apiUrl = httpUrl('apiUrl', apiUrlGiven)
@@ -68,9 +83,17 @@ export function createEchoServer(options: EchoServerOptions): EchoServer {
   const verdicts = new TokenVerdicts()
   const origins = { api: new URL(apiUrl).origin, router: new URL(baseRouterUrl).origin }
 
-  const userFrom = async (request: EchoServerRequest, onRouterAnswer?: (status: number) => void): Promise<EchoServerUser> => {
+  const userFrom = async (
+    request: EchoServerRequest,
+    onRouterAnswer?: (status: number) => void,
+  ): Promise<EchoServerUser> => {
     const token = bearerTokenOf(request)
-    if (token === null) throw refused("The request carries no Echo token: send it with the session's fetch (useEchoFetch()) and list this server in serverOrigins", { refreshable: false })
+    if (token === null)
+      throw refused(
+        "The request carries no Echo token: send it with the session's fetch (useEchoFetch()) and list this " +
+          'server in serverOrigins',
+        { refreshable: false },
+      )
     const now = Date.now()
     const keyed = verdicts.keyOf(token)
     const key = typeof keyed === 'string' ? keyed : await keyed
@@ -85,8 +108,21 @@ export function createEchoServer(options: EchoServerOptions): EchoServer {
       verdict = await verdicts.keep(key, validateEchoToken(fetch, apiUrl, token), expiresAt, now)
     }
     if (!verdict.valid) throw refused(`Echo refused the token: ${verdict.error}`)
-    if (verdict.appId !== appId) throw refused(`The Echo token was issued to app ${verdict.appId}, not to this server's app ${appId}`, { refreshable: false })
-    return serverUser({ id: verdict.userId, appId, scope: verdict.scope, token, apiUrl, baseRouterUrl, origins, fetch, onRouterAnswer })
+    if (verdict.appId !== appId)
+      throw refused(`The Echo token was issued to app ${verdict.appId}, not to this server's app ${appId}`, {
+        refreshable: false,
+      })
+    return serverUser({
+      id: verdict.userId,
+      appId,
+      scope: verdict.scope,
+      token,
+      apiUrl,
+      baseRouterUrl,
+      origins,
+      fetch,
+      onRouterAnswer,
+    })
   }
 
   return {
@@ -105,7 +141,10 @@ export function createEchoServer(options: EchoServerOptions): EchoServer {
             reportFirst(status)
           })
         } catch (error) {
-          if (error instanceof EchoError && error.statusCode === 401) return cannotBeRefreshed.has(error) ? routeAnswers.noToken(error.message) : routeAnswers.tokenRefused(error.message)
+          if (error instanceof EchoError && error.statusCode === 401)
+            return cannotBeRefreshed.has(error)
+              ? routeAnswers.noToken(error.message)
+              : routeAnswers.tokenRefused(error.message)
           if (error instanceof EchoError && error.reason === 'echo-unreachable') return routeAnswers.echoUnreachable()
           throw error
         }
@@ -114,7 +153,8 @@ export function createEchoServer(options: EchoServerOptions): EchoServer {
           response = await handler(request, user, context)
         } catch (error) {
           // The router's refusal, however the handler's client reported it (the AI SDK's own error, say).
-          const answer = (firstStatus === undefined ? undefined : answerForRouterStatus(firstStatus)) ?? answerForError(error)
+          const answer =
+            (firstStatus === undefined ? undefined : answerForRouterStatus(firstStatus)) ?? answerForError(error)
           if (answer === undefined) throw error
           return answer
         }

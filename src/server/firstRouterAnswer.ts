@@ -38,7 +38,12 @@ export async function afterFirstRouterAnswer(response: Response, firstStatus: Pr
 }
 
 /** `response` again: the chunks kept, then the rest of `reader` (starting with `pending`, if a read is under way). */
-function passOn(response: Response, kept: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined): Response {
+function passOn(
+  response: Response,
+  kept: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
+): Response {
   let waiting = pending
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -52,7 +52,17 @@ export interface ServerUserParts {
  * The user of a verified token: everything sends the token to Echo's `apiUrl` and `baseRouterUrl`
  * only, and nothing refreshes it (the browser owns the session: a 401 goes back to it).
  */
-export function serverUser({ id, appId, scope, token, apiUrl, baseRouterUrl, origins, fetch, onRouterAnswer }: ServerUserParts): EchoServerUser {
+export function serverUser({
+  id,
+  appId,
+  scope,
+  token,
+  apiUrl,
+  baseRouterUrl,
+  origins,
+  fetch,
+  onRouterAnswer,
+}: ServerUserParts): EchoServerUser {
   const routerPrefix = `${origins.router}/`
   const watched: FetchFunction =
     onRouterAnswer === undefined

@@ -1,5 +1,6 @@
 /** What Echo said of a token: whose it is, or why it is refused. */
-export type TokenVerdict = { valid: true; userId: string; appId: string; scope: string } | { valid: false; error: string }
+export type TokenVerdict =
+  { valid: true; userId: string; appId: string; scope: string } | { valid: false; error: string }
 
 /** How long a verdict is kept at most, whatever the token's own expiry. */
 export const VERDICT_TTL_MS = 5 * 60_000
@@ -40,7 +41,10 @@ export class TokenVerdicts {
     return undefined
   }
 
-  /** Keeps `verdict` under `key` until `expiresAt` (epoch ms), 5 minutes from `now` at most; one that fails is dropped. */
+  /**
+   * Keeps `verdict` under `key` until `expiresAt` (epoch ms), 5 minutes from `now` at most; one that fails is
+   * dropped.
+   */
   keep(key: string, verdict: Promise<TokenVerdict>, expiresAt: number, now: number): Promise<TokenVerdict> {
     this.#kept.set(key, { verdict, until: Math.min(expiresAt, now + VERDICT_TTL_MS) })
     if (this.#kept.size > this.#limit) this.#kept.delete(this.#kept.keys().next().value as string)
@@ -60,7 +64,9 @@ export class TokenVerdicts {
  * else Web Crypto (edge runtimes), which is slower and asynchronous.
  */
 function tokenKeyFunction(): TokenKey {
-  const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+  const nodeCrypto = (
+    globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }
+  ).process?.getBuiltinModule?.('node:crypto') as
     { createHash(algorithm: string): { update(text: string): { digest(encoding: 'hex'): string } } } | undefined
   if (nodeCrypto !== undefined) return (token) => nodeCrypto.createHash('sha256').update(token).digest('hex')
   return async (token) => {

@@ -1,9 +1,8 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit'
 
 import type { EchoUser } from '../auth/echoUser'
-import type { SignInSource } from '../auth/sessionReporter'
+import type { SignInSource } from '../auth/EchoSession'
 import type { EchoErrorData } from '../errors'
-import { isSessionReset } from './sessionReset'
 
 export type AuthStatus = 'loading' | 'unauthenticated' | 'authenticated'
 
@@ -56,6 +55,16 @@ const signedOutState: AuthState = {
 /** Loading until the session has read storage (or the address bar). */
 export const initialAuthState: AuthState = { ...signedOutState, status: 'loading' }
 
+/**
+ * Forgets a store's session and echo-rtk's state in it: the session stops and is dropped (the next
+ * `startEchoSession` makes a new one), and the auth, balance and API state go back to where a new
+ * store starts. `resetEchoStore` in `echo-rtk/testing` sends it (as the plain action
+ * `{ type: 'echo/resetSession' }`: that entry uses no Redux), for a test suite that keeps one store
+ * for every test.
+ * @internal
+ */
+export const sessionReset = createAction('echo/resetSession')
+
 export const authSlice = createSlice({
   name: 'echo/auth',
   initialState: initialAuthState,
@@ -72,7 +81,10 @@ export const authSlice = createSlice({
       reducer(_state, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
         return { ...signedOutState, error: payload, arrivedBy: meta.arrivedBy }
       },
-      prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({ payload: error, meta: { arrivedBy } }),
+      prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({
+        payload: error,
+        meta: { arrivedBy },
+      }),
     },
     tokenRefreshStarted(state) {
       state.isRefreshing = true
@@ -94,8 +106,16 @@ export const authSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    builder.addMatcher(isSessionReset, () => initialAuthState)
+    builder.addCase(sessionReset, () => initialAuthState)
   },
 })
 
-export const { signInStarted, signedIn, signInFailed, tokenRefreshStarted, tokenRefreshed, tokenRefreshInterrupted, signedOut } = authSlice.actions
+export const {
+  signInStarted,
+  signedIn,
+  signInFailed,
+  tokenRefreshStarted,
+  tokenRefreshed,
+  tokenRefreshInterrupted,
+  signedOut,
+} = authSlice.actions

@@ -3,9 +3,8 @@ import { createSlice, isAnyOf, isRejectedWithValue, type UnknownAction } from '@
 import { echoApi } from '../api/query/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
-import { signedOut } from './authSlice'
-import { isSessionReset } from './sessionReset'
-import { showsFreeCredit, showsPaidCredit } from './creditAmounts'
+import { sessionReset, signedOut } from './authSlice'
+import { showsFreeCredit, showsPaidCredit } from './selectors'
 
 export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
 
@@ -38,7 +37,11 @@ const { getBalance, getFreeBalance, createPaymentLink } = echoApi.endpoints
 
 /** Any echoApi call that Echo refused with 402. */
 function isPaymentRequired(action: UnknownAction): boolean {
-  return isRejectedWithValue(action) && action.type.startsWith(`${echoApi.reducerPath}/`) && (action.payload as EchoErrorData | undefined)?.statusCode === 402
+  return (
+    isRejectedWithValue(action) &&
+    action.type.startsWith(`${echoApi.reducerPath}/`) &&
+    (action.payload as EchoErrorData | undefined)?.statusCode === 402
+  )
 }
 
 export const balanceSlice = createSlice({
@@ -65,7 +68,11 @@ export const balanceSlice = createSlice({
       .addMatcher(getBalance.matchRejected, (state, { payload, meta }) => {
         if (meta.aborted || meta.condition) return
         state.status = 'failed'
-        state.error = payload ?? { code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'The balance could not be loaded' }
+        state.error = payload ?? {
+          code: 'UNKNOWN_ERROR',
+          reason: 'unknown',
+          message: 'The balance could not be loaded',
+        }
       })
       .addMatcher(getFreeBalance.matchPending, (state) => {
         state.freeTierStatus = 'loading'
@@ -83,13 +90,17 @@ export const balanceSlice = createSlice({
         state.paymentError = null
       })
       .addMatcher(createPaymentLink.matchRejected, (state, { payload, error }) => {
-        state.paymentError = payload ?? { code: 'UNKNOWN_ERROR', reason: 'unknown', message: error.message ?? 'The payment link could not be created' }
+        state.paymentError = payload ?? {
+          code: 'UNKNOWN_ERROR',
+          reason: 'unknown',
+          message: error.message ?? 'The payment link could not be created',
+        }
       })
       .addMatcher(isPaymentRequired, (state) => {
         state.isInsufficientFunds = true
       })
       .addMatcher(isAnyOf(signedOut, echoApi.util.resetApiState), () => initialBalanceState)
-      .addMatcher(isSessionReset, () => initialBalanceState)
+      .addMatcher(sessionReset.match, () => initialBalanceState)
   },
 })
 

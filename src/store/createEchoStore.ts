@@ -1,4 +1,11 @@
-import { combineReducers, configureStore, type EnhancedStore, type Reducer, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit'
+import {
+  combineReducers,
+  configureStore,
+  type EnhancedStore,
+  type Reducer,
+  type ThunkDispatch,
+  type UnknownAction,
+} from '@reduxjs/toolkit'
 
 import type { EchoConfig } from '../config'
 import { echoDevToolsOptions } from './devTools'
@@ -11,7 +18,9 @@ export type PreloadedEchoState = Partial<{ echo: Partial<EchoState>; echoApi: Ec
 const rootReducer: Reducer<EchoRootState, UnknownAction, PreloadedEchoState> = combineReducers(echoReducers)
 
 /** The store `createEchoStore` returns: its `dispatch` takes echo-rtk's thunks. */
-export type EchoStore = EnhancedStore<EchoRootState> & { dispatch: ThunkDispatch<EchoRootState, unknown, UnknownAction> }
+export type EchoStore = EnhancedStore<EchoRootState> & {
+  dispatch: ThunkDispatch<EchoRootState, unknown, UnknownAction>
+}
 
 /** Options of {@link createEchoStore}. */
 export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
@@ -33,7 +42,12 @@ export interface CreateEchoStoreOptions extends EchoMiddlewareOptions {
  * const store = createEchoStore({ config: { appId: 'your-app-id' } })
  * store.dispatch(signIn())
  */
-export function createEchoStore({ config, preloadedState, environment, startSession = typeof window !== 'undefined' }: CreateEchoStoreOptions): EchoStore {
+export function createEchoStore({
+  config,
+  preloadedState,
+  environment,
+  startSession = typeof window !== 'undefined',
+}: CreateEchoStoreOptions): EchoStore {
   const store = configureStore({
     reducer: rootReducer,
     middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(createOwnStoreMiddleware({ environment })),

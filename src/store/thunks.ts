@@ -6,12 +6,12 @@ import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
-import type { SignInOptions } from '../auth/sessionReporter'
+import type { SignInOptions } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectIsAuthenticated } from './selectors'
 import { sessionEchoFetch, sessionRouter } from './middleware/modelCalls'
-import { storeSessionOf } from '../api/query/storeSession'
+import { storeSessionOf } from './storeSession'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -45,7 +45,9 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
       .unwrap()
       // A sign-out while the call ran resets the API cache: Redux Toolkit from 2.15 rejects the
       // call it removed (earlier versions answer with nothing, below). Either way the user is gone.
-      .catch((error: unknown) => rethrowAsEchoError(selectIsAuthenticated(getState()) ? error : signedOutMeanwhile().toJSON())),
+      .catch((error: unknown) =>
+        rethrowAsEchoError(selectIsAuthenticated(getState()) ? error : signedOutMeanwhile().toJSON()),
+      ),
     // The free tier is extra: an app without one must not make the paid balance fail.
     dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options))
       .unwrap()
@@ -61,7 +63,7 @@ export interface CreatePaymentLinkOptions {
    * Where the app opens checkout: `new-tab` or `this-tab`. Given, the success URL is marked with it
    * (`echo_top_up`), so the page checkout returns to tells the app's other tabs at once and, when
    * it is a tab the app opened, closes itself. Left out, the success URL is left as it is (the page
-   * origin by default, SPEC §5).
+   * origin by default).
    */
   checkoutIn?: CheckoutIn | undefined
 }
@@ -79,7 +81,9 @@ export const createPaymentLink =
     const { apiUrl } = storeSessionOf(dispatch).session.config
     const returnTo = request?.successUrl ?? pageOrigin()
     const marked = checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn) } : request
-    const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(marked)).unwrap().catch(rethrowAsEchoError)
+    const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(marked))
+      .unwrap()
+      .catch(rethrowAsEchoError)
     const { url } = answer.paymentLink
     if (!isFollowablePaymentLink(url, apiUrl)) {
       throw new EchoError({
@@ -107,7 +111,8 @@ function notAuthenticated(action?: string): EchoError {
  * @example
  * const router = store.dispatch(getEchoRouter())
  */
-export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) => storeSessionOf(dispatch).owned(sessionRouter)
+export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
+  storeSessionOf(dispatch).owned(sessionRouter)
 
 /**
  * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
@@ -115,6 +120,8 @@ export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown,
  * as `getEchoRouter()`, and the token sent only to the session's `apiUrl` and `baseRouterUrl`.
  *
  * @example
- * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch: store.dispatch(getEchoFetch()), dangerouslyAllowBrowser: true })
+ * const fetch = store.dispatch(getEchoFetch())
+ * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch, dangerouslyAllowBrowser: true })
  */
-export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) => storeSessionOf(dispatch).owned(sessionEchoFetch)
+export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
+  storeSessionOf(dispatch).owned(sessionEchoFetch)

@@ -8,10 +8,15 @@ function piecesOf(answer: string): string[] {
   return answer.split(/(?<= )/)
 }
 
-const usageOf = (answer: string) => ({ prompt_tokens: 5, completion_tokens: piecesOf(answer).length, total_tokens: 5 + piecesOf(answer).length })
+const usageOf = (answer: string) => ({
+  prompt_tokens: 5,
+  completion_tokens: piecesOf(answer).length,
+  total_tokens: 5 + piecesOf(answer).length,
+})
 
 const data = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`
-const named = (type: string, payload: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`
+const named = (type: string, payload: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`
 
 /** `POST /chat/completions`: the whole answer, or its chunks (with usage last when asked). */
 export const chatAnswer = {
@@ -25,9 +30,32 @@ export const chatAnswer = {
   }),
   stream(model: string, answer: string, withUsage: boolean): string[] {
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-      data({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }] })
-    const usage = withUsage ? [data({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: usageOf(answer) })] : []
-    return [chunk({ role: 'assistant', content: '' }, null), ...piecesOf(answer).map((piece) => chunk({ content: piece }, null)), chunk({}, 'stop'), ...usage, 'data: [DONE]\n\n']
+      data({
+        id: 'chatcmpl-test',
+        object: 'chat.completion.chunk',
+        created: CREATED,
+        model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      })
+    const usage = withUsage
+      ? [
+          data({
+            id: 'chatcmpl-test',
+            object: 'chat.completion.chunk',
+            created: CREATED,
+            model,
+            choices: [],
+            usage: usageOf(answer),
+          }),
+        ]
+      : []
+    return [
+      chunk({ role: 'assistant', content: '' }, null),
+      ...piecesOf(answer).map((piece) => chunk({ content: piece }, null)),
+      chunk({}, 'stop'),
+      ...usage,
+      'data: [DONE]\n\n',
+    ]
   },
 }
 
@@ -55,11 +83,15 @@ export const responsesAnswer = {
   }),
   stream(model: string, answer: string): string[] {
     let sequence = 0
-    const event = (type: string, fields: Record<string, unknown>) => named(type, { sequence_number: sequence++, ...fields })
+    const event = (type: string, fields: Record<string, unknown>) =>
+      named(type, { sequence_number: sequence++, ...fields })
     const at = { item_id: 'msg_test', output_index: 0, content_index: 0 }
     return [
       event('response.created', { response: responsesAnswer.whole(model, answer, 'in_progress') }),
-      event('response.output_item.added', { output_index: 0, item: { ...messageItem(''), status: 'in_progress', content: [] } }),
+      event('response.output_item.added', {
+        output_index: 0,
+        item: { ...messageItem(''), status: 'in_progress', content: [] },
+      }),
       event('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } }),
       ...piecesOf(answer).map((delta) => event('response.output_text.delta', { ...at, delta, logprobs: [] })),
       event('response.output_text.done', { ...at, text: answer, logprobs: [] }),
@@ -70,7 +102,13 @@ export const responsesAnswer = {
 }
 
 function messageItem(answer: string) {
-  return { id: 'msg_test', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer, annotations: [], logprobs: [] }] }
+  return {
+    id: 'msg_test',
+    type: 'message',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: answer, annotations: [], logprobs: [] }],
+  }
 }
 
 /** Anthropic's `POST /messages`. */
@@ -87,11 +125,23 @@ export const messagesAnswer = {
   }),
   stream(model: string, answer: string): string[] {
     return [
-      named('message_start', { message: { ...messagesAnswer.whole(model, ''), content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } } }),
+      named('message_start', {
+        message: {
+          ...messagesAnswer.whole(model, ''),
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 5, output_tokens: 0 },
+        },
+      }),
       named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-      ...piecesOf(answer).map((text) => named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
+      ...piecesOf(answer).map((text) =>
+        named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
+      ),
       named('content_block_stop', { index: 0 }),
-      named('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: piecesOf(answer).length } }),
+      named('message_delta', {
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: piecesOf(answer).length },
+      }),
       named('message_stop', {}),
     ]
   },
@@ -101,13 +151,23 @@ export const messagesAnswer = {
 export const googleAnswer = {
   whole: (answer: string) => ({
     candidates: [{ content: { role: 'model', parts: [{ text: answer }] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 5, candidatesTokenCount: piecesOf(answer).length, totalTokenCount: 5 + piecesOf(answer).length },
+    usageMetadata: {
+      promptTokenCount: 5,
+      candidatesTokenCount: piecesOf(answer).length,
+      totalTokenCount: 5 + piecesOf(answer).length,
+    },
   }),
   stream(answer: string): string[] {
     const pieces = piecesOf(answer)
     return pieces.map((text, index) =>
       data({
-        candidates: [{ content: { role: 'model', parts: [{ text }] }, ...(index === pieces.length - 1 ? { finishReason: 'STOP' } : {}), index: 0 }],
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text }] },
+            ...(index === pieces.length - 1 ? { finishReason: 'STOP' } : {}),
+            index: 0,
+          },
+        ],
         ...(index === pieces.length - 1 ? { usageMetadata: googleAnswer.whole(answer).usageMetadata } : {}),
       }),
     )

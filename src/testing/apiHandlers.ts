@@ -9,16 +9,27 @@ import { failureOf, recorded, tokenAccepted, unauthorized, type EchoScenario, ty
 export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
   /** An authorized call: recorded, failed when configured, 401 without an accepted token, else `answer`. */
   const answering = (name: EchoEndpointName, answer: (request: Request, body: unknown) => Response) =>
-    recorded(echo, name, ({ token, body }, request) => failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()))
+    recorded(
+      echo,
+      name,
+      ({ token, body }, request) =>
+        failureOf(echo, name) ?? (tokenAccepted(echo, token) ? answer(request, body) : unauthorized()),
+    )
 
   return [
     http.get(
       urls.apps,
-      answering('apps', () => HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false })),
+      answering('apps', () =>
+        HttpResponse.json({ items: [echoFixtures.app], page: 0, page_size: 10, total_count: 1, has_next: false }),
+      ),
     ),
     http.get(
       urls.app,
-      answering('app', (request) => (request.url.endsWith(`/${echoFixtures.app.id}`) ? HttpResponse.json(echoFixtures.app) : HttpResponse.json({ message: 'App not found' }, { status: 404 }))),
+      answering('app', (request) =>
+        request.url.endsWith(`/${echoFixtures.app.id}`)
+          ? HttpResponse.json(echoFixtures.app)
+          : HttpResponse.json({ message: 'App not found' }, { status: 404 }),
+      ),
     ),
     http.get(
       urls.balance,
@@ -36,7 +47,12 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
         if (freeLeft === null) return HttpResponse.json(noFreeTier(echoAppId))
         const freeTier: FreeTierBalance = {
           spendPoolBalance: echo.options.spendPool ?? echoFixtures.freeTierBalance.spendPoolBalance,
-          userSpendInfo: { ...echoFixtures.freeTierBalance.userSpendInfo, echoAppId, amountSpent: 1 - freeLeft, amountLeft: freeLeft },
+          userSpendInfo: {
+            ...echoFixtures.freeTierBalance.userSpendInfo,
+            echoAppId,
+            amountSpent: 1 - freeLeft,
+            amountLeft: freeLeft,
+          },
         }
         return HttpResponse.json(freeTier)
       }),
@@ -49,11 +65,19 @@ export function apiHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] 
       urls.paymentLink,
       answering('paymentLink', (_request, body) => {
         const { amount } = (body ?? {}) as { amount?: unknown }
-        if (typeof amount !== 'number' || amount < 1) return HttpResponse.json({ message: 'Invalid amount', errors: [{ path: ['amount'] }] }, { status: 400 })
+        if (typeof amount !== 'number' || amount < 1)
+          return HttpResponse.json({ message: 'Invalid amount', errors: [{ path: ['amount'] }] }, { status: 400 })
         echo.paymentLinks += 1
         const id = `link-${echo.paymentLinks}`
         return HttpResponse.json({
-          paymentLink: { id, url: echoFixtures.checkoutUrl.replace(/link-1$/, id), amount, currency: 'usd', status: 'created', created: 1_767_225_600 },
+          paymentLink: {
+            id,
+            url: echoFixtures.checkoutUrl.replace(/link-1$/, id),
+            amount,
+            currency: 'usd',
+            status: 'created',
+            created: 1_767_225_600,
+          },
           payment: { id: `payment-${echo.paymentLinks}`, amount, status: 'pending' },
         })
       }),
@@ -83,5 +107,8 @@ function freeLeftOf(scenario: EchoScenario): number | null {
 /** Echo's free-tier answer for an app without one. */
 function noFreeTier(echoAppId: string): FreeTierBalance {
   const { userId } = echoFixtures.freeTierBalance.userSpendInfo
-  return { spendPoolBalance: 0, userSpendInfo: { userId, echoAppId, spendPoolId: null, amountSpent: 0, spendLimit: null, amountLeft: 0 } }
+  return {
+    spendPoolBalance: 0,
+    userSpendInfo: { userId, echoAppId, spendPoolId: null, amountSpent: 0, spendLimit: null, amountLeft: 0 },
+  }
 }

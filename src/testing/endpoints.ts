@@ -23,7 +23,9 @@ export interface EchoEndpoints {
   messages: string
   /** Also served with the `/v1` prefix `@anthropic-ai/sdk` adds. */
   messagesV1: string
-  /** msw's path pattern for Google's `models/{model}:generateContent` and the other methods, under any version prefix. */
+  /**
+   * msw's path pattern for Google's `models/{model}:generateContent` and the other methods, under any version prefix.
+   */
   googleModels: string
 }
 
@@ -36,7 +38,10 @@ export type EchoEndpointName = Exclude<keyof EchoEndpoints, 'authorize' | 'messa
  * @example
  * server.use(http.get(echoEndpoints(config).balance, () => HttpResponse.json({ message: 'Down' }, { status: 503 })))
  */
-export function echoEndpoints({ apiUrl = DEFAULT_API_URL, baseRouterUrl = DEFAULT_ROUTER_URL }: EchoTestConfig = {}): EchoEndpoints {
+export function echoEndpoints({
+  apiUrl = DEFAULT_API_URL,
+  baseRouterUrl = DEFAULT_ROUTER_URL,
+}: EchoTestConfig = {}): EchoEndpoints {
   const apiBase = httpUrl('apiUrl', apiUrl)
   const routerBase = httpUrl('baseRouterUrl', baseRouterUrl)
   const api = (path: string) => `${apiBase}${path}`

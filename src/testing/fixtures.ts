@@ -1,4 +1,11 @@
-import type { Balance, EchoUserAccount, EchoApp, FreeTierBalance, SupportedModel, SupportedModelsResponse } from '../api/wireTypes'
+import type {
+  Balance,
+  EchoUserAccount,
+  EchoApp,
+  FreeTierBalance,
+  SupportedModel,
+  SupportedModelsResponse,
+} from '../api/wireTypes'
 import type { UserInfoClaims } from '../auth/echoUser'
 
 const APP: EchoApp = {
@@ -45,7 +52,14 @@ export const echoFixtures = {
   balance: { totalPaid: 10, totalSpent: 0, balance: 10, currency: 'USD' } satisfies Balance,
   freeTierBalance: {
     spendPoolBalance: 100,
-    userSpendInfo: { userId: 'user-1', echoAppId: APP.id, spendPoolId: 'pool-1', amountSpent: 0.5, spendLimit: 1, amountLeft: 0.5 },
+    userSpendInfo: {
+      userId: 'user-1',
+      echoAppId: APP.id,
+      spendPoolId: 'pool-1',
+      amountSpent: 0.5,
+      spendLimit: 1,
+      amountLeft: 0.5,
+    },
   } satisfies FreeTierBalance,
   app: APP,
   account: {

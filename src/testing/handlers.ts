@@ -2,11 +2,21 @@ import type { HttpHandler } from 'msw'
 
 import { apiHandlers } from './apiHandlers'
 import { echoEndpoints, type EchoEndpointName } from './endpoints'
-import { createMockEcho, holdEndpoint, type EchoHandlersOptions, type EchoHold, type EchoRecordedRequest, type EchoScenario } from './mockEcho'
+import {
+  createMockEcho,
+  holdEndpoint,
+  type EchoHandlersOptions,
+  type EchoHold,
+  type EchoRecordedRequest,
+  type EchoScenario,
+} from './mockEcho'
 import { oauthHandlers } from './oauthHandlers'
 import { routerHandlers } from './routerHandlers'
 
-/** msw handlers that play Echo, the record of what the app sent them, and ways to change the scenario or hold an endpoint mid-test. */
+/**
+ * msw handlers that play Echo, the record of what the app sent them, and ways to change the scenario or hold an
+ * endpoint mid-test.
+ */
 export type EchoHandlers = HttpHandler[] & {
   /**
    * Every request the app made to this Echo, in order: method, path, body, token, when it arrived
@@ -51,7 +61,10 @@ export type EchoHandlers = HttpHandler[] & {
  * @example
  * const echo = echoHandlers({ ...config, balance: 42 })
  * const server = setupServer(...echo)
- * // ... then: expect(echo.requests).toContainEqual(expect.objectContaining({ path: '/api/v1/stripe/payment-link', body: expect.objectContaining({ amount: 25 }) }))
+ * // ... then:
+ * expect(echo.requests).toContainEqual(
+ *   expect.objectContaining({ path: '/api/v1/stripe/payment-link', body: expect.objectContaining({ amount: 25 }) }),
+ * )
  */
 export function echoHandlers(options: EchoHandlersOptions = {}): EchoHandlers {
   const echo = createMockEcho(options)

@@ -25,7 +25,10 @@ export interface EchoScenario {
    * A free tier counts as credit only while the pool can pay for it. Defaults to 100.
    */
   spendPool?: number
-  /** The credit is spent, paid and free: the balance and the free tier read 0, and the router answers 402 (an HTML page, as Echo's). */
+  /**
+   * The credit is spent, paid and free: the balance and the free tier read 0, and the router answers 402 (an HTML
+   * page, as Echo's).
+   */
   outOfCredits?: boolean
   /** The text every model call answers. Defaults to `echoFixtures.answer`. */
   answer?: string
@@ -33,7 +36,10 @@ export interface EchoScenario {
   streamDelayMs?: number
   /** The claims `/api/oauth/userinfo` answers. Defaults to `echoFixtures.userinfo`. */
   userinfo?: UserInfoClaims
-  /** What `GET /api/v1/user` answers, over `echoFixtures.account` (say `{ image: 'https://...' }`: Echo keeps the user's picture there, not in userinfo). */
+  /**
+   * What `GET /api/v1/user` answers, over `echoFixtures.account` (say `{ image: 'https://...' }`: Echo keeps the
+   * user's picture there, not in userinfo).
+   */
   account?: Partial<EchoUserAccount>
   /** Endpoints that fail, by name, e.g. `{ balance: { status: 500, body: { message: 'Down' } } }`. */
   failures?: Partial<Record<EchoEndpointName, EchoFailure>>
@@ -48,7 +54,10 @@ export interface EchoScenario {
 
 /** Options of `echoHandlers`: where Echo is (your provider's config), and the scenario to play. */
 export interface EchoHandlersOptions extends EchoTestConfig, EchoScenario {
-  /** Refuse the first access token Echo is shown (as if it had expired): the session refreshes once, and the calls go through. */
+  /**
+   * Refuse the first access token Echo is shown (as if it had expired): the session refreshes once, and the calls go
+   * through.
+   */
   rejectFirstAccessToken?: boolean
 }
 
@@ -135,7 +144,11 @@ export function holdEndpoint(echo: MockEcho, name: EchoEndpointName): EchoHold {
  * whole when the app sees the answer.
  * @internal
  */
-export function recorded(echo: MockEcho, name: EchoEndpointName, answer: (seen: EchoRecordedRequest, request: Request) => Response | Promise<Response>) {
+export function recorded(
+  echo: MockEcho,
+  name: EchoEndpointName,
+  answer: (seen: EchoRecordedRequest, request: Request) => Response | Promise<Response>,
+) {
   return async ({ request }: { request: Request }): Promise<Response> => {
     const seen = await record(echo, request)
     const hold = echo.holds.get(name)
@@ -155,13 +168,21 @@ async function record(echo: MockEcho, request: Request): Promise<EchoRecordedReq
   let body: unknown
   if (text !== '') {
     try {
-      body = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text)
+      body = type.includes('application/x-www-form-urlencoded')
+        ? Object.fromEntries(new URLSearchParams(text))
+        : JSON.parse(text)
     } catch {
       body = text
     }
   }
   const url = new URL(request.url)
-  const seen = { method: request.method, path: url.pathname + url.search, body, token: bearerOf(request), at: Date.now() }
+  const seen = {
+    method: request.method,
+    path: url.pathname + url.search,
+    body,
+    token: bearerOf(request),
+    at: Date.now(),
+  }
   echo.requests.push(seen)
   return seen
 }
@@ -183,7 +204,9 @@ export function tokenAccepted(echo: MockEcho, token: string | null): boolean {
 export function failureOf(echo: MockEcho, name: EchoEndpointName): Response | undefined {
   const failure = echo.options.failures?.[name]
   if (failure === undefined) return undefined
-  return typeof failure.body === 'string' ? new HttpResponse(failure.body, { status: failure.status }) : HttpResponse.json(failure.body ?? { message: 'Failed' }, { status: failure.status })
+  return typeof failure.body === 'string'
+    ? new HttpResponse(failure.body, { status: failure.status })
+    : HttpResponse.json(failure.body ?? { message: 'Failed' }, { status: failure.status })
 }
 
 /** The userinfo claims the mock answers. @internal */

@@ -27,14 +27,16 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
       scope: 'llm:invoke offline_access',
     })
   }
-  const refused = (description: string) => HttpResponse.json({ error: 'invalid_request', error_description: description }, { status: 400 })
+  const refused = (description: string) =>
+    HttpResponse.json({ error: 'invalid_request', error_description: description }, { status: 400 })
 
   return [
     http.get(urls.authorize, ({ request }) => {
       const params = new URL(request.url).searchParams
       const redirectUri = params.get('redirect_uri')
       const challenge = params.get('code_challenge')
-      if (redirectUri === null || challenge === null || params.get('code_challenge_method') !== 'S256') return refused('PKCE (S256) and a redirect_uri are required')
+      if (redirectUri === null || challenge === null || params.get('code_challenge_method') !== 'S256')
+        return refused('PKCE (S256) and a redirect_uri are required')
       const code = `test-code-${echo.codes.size + 1}`
       echo.codes.set(code, { challenge, clientId: params.get('client_id') ?? '', redirectUri })
       const back = new URL(redirectUri)
@@ -50,12 +52,20 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
         if (failure !== undefined) return failure
         if (form.grant_type === 'refresh_token') {
           // Echo rotates refresh tokens: one that was used (or replaced by a newer sign-in) is refused.
-          return echo.options.refuseRefresh || form.refresh_token !== echo.liveRefreshToken ? refused('Invalid refresh token') : issue()
+          return echo.options.refuseRefresh || form.refresh_token !== echo.liveRefreshToken
+            ? refused('Invalid refresh token')
+            : issue()
         }
-        if (form.grant_type !== 'authorization_code') return HttpResponse.json({ error: 'unsupported_grant_type' }, { status: 400 })
+        if (form.grant_type !== 'authorization_code')
+          return HttpResponse.json({ error: 'unsupported_grant_type' }, { status: 400 })
         const pending = echo.codes.get(form.code ?? '')
         echo.codes.delete(form.code ?? '')
-        if (pending === undefined || pending.clientId !== form.client_id || pending.redirectUri !== form.redirect_uri || pending.challenge !== (await s256(form.code_verifier ?? ''))) {
+        if (
+          pending === undefined ||
+          pending.clientId !== form.client_id ||
+          pending.redirectUri !== form.redirect_uri ||
+          pending.challenge !== (await s256(form.code_verifier ?? ''))
+        ) {
           return refused('Invalid authorization code')
         }
         return issue()
@@ -63,7 +73,13 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
     ),
     http.get(
       urls.userinfo,
-      recorded(echo, 'userinfo', ({ token }) => failureOf(echo, 'userinfo') ?? (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized())),
+      recorded(
+        echo,
+        'userinfo',
+        ({ token }) =>
+          failureOf(echo, 'userinfo') ??
+          (tokenAccepted(echo, token) ? HttpResponse.json(userinfoOf(echo)) : unauthorized()),
+      ),
     ),
   ]
 }

@@ -16,17 +16,24 @@ type ModelBody = { model?: string; stream?: boolean; stream_options?: { include_
 export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[] {
   const stream = (frames: string[]) => new HttpResponse(pacedBody(frames, echo.options.streamDelayMs ?? 0))
 
-  /** A model call: recorded, failed when configured, 402 without a token or credit, 401 with a refused one, else `respond` with the answer text. */
+  /**
+   * A model call: recorded, failed when configured, 402 without a token or credit, 401 with a refused one, else
+   * `respond` with the answer text.
+   */
   const billed = (name: EchoEndpointName, respond: (body: ModelBody, answer: string, request: Request) => Response) =>
     recorded(echo, name, ({ token, body }, request) => {
       const failure = failureOf(echo, name)
       if (failure !== undefined) return failure
       if (token === null || echo.options.outOfCredits) return paymentRequired()
-      return tokenAccepted(echo, token) ? respond(body as ModelBody, echo.options.answer ?? echoFixtures.answer, request) : unauthorized()
+      return tokenAccepted(echo, token)
+        ? respond(body as ModelBody, echo.options.answer ?? echoFixtures.answer, request)
+        : unauthorized()
     })
   const messages = billed('messages', (body, answer) => {
     const model = body?.model ?? 'claude-haiku-4-5'
-    return body?.stream === true ? stream(messagesAnswer.stream(model, answer)) : HttpResponse.json(messagesAnswer.whole(model, answer))
+    return body?.stream === true
+      ? stream(messagesAnswer.stream(model, answer))
+      : HttpResponse.json(messagesAnswer.whole(model, answer))
   })
 
   return [
@@ -34,14 +41,18 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
       urls.chatCompletions,
       billed('chatCompletions', (body, answer) => {
         const model = body?.model ?? 'gpt-4o-mini'
-        return body?.stream === true ? stream(chatAnswer.stream(model, answer, body.stream_options?.include_usage === true)) : HttpResponse.json(chatAnswer.whole(model, answer))
+        return body?.stream === true
+          ? stream(chatAnswer.stream(model, answer, body.stream_options?.include_usage === true))
+          : HttpResponse.json(chatAnswer.whole(model, answer))
       }),
     ),
     http.post(
       urls.responses,
       billed('responses', (body, answer) => {
         const model = body?.model ?? 'gpt-4o-mini'
-        return body?.stream === true ? stream(responsesAnswer.stream(model, answer)) : HttpResponse.json(responsesAnswer.whole(model, answer))
+        return body?.stream === true
+          ? stream(responsesAnswer.stream(model, answer))
+          : HttpResponse.json(responsesAnswer.whole(model, answer))
       }),
     ),
     http.post(urls.messages, messages),
@@ -52,7 +63,10 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
         const method = /models\/[^/:]+:(\w+)/.exec(new URL(request.url).pathname)?.[1]
         if (method === 'streamGenerateContent') return stream(googleAnswer.stream(answer))
         if (method === 'generateContent') return HttpResponse.json(googleAnswer.whole(answer))
-        return HttpResponse.json({ error: { message: `echo-rtk/testing does not answer :${method ?? '?'}` } }, { status: 404 })
+        return HttpResponse.json(
+          { error: { message: `echo-rtk/testing does not answer :${method ?? '?'}` } },
+          { status: 404 },
+        )
       }),
     ),
   ]

@@ -1,7 +1,6 @@
 import type { UserInfoClaims } from '../auth/echoUser'
-import { storedUserKey } from '../auth/storedUserKey'
+import { storedUserKey } from '../auth/storedUser'
 import { DEFAULT_API_URL, httpUrl, type EchoConfig } from '../config'
-import { SESSION_RESET } from '../store/sessionReset'
 import { echoFixtures } from './fixtures'
 
 /**
@@ -13,7 +12,10 @@ export interface SeedEchoSessionOptions extends EchoConfig {
   userinfo?: UserInfoClaims
   /** Defaults to `echoFixtures.tokens.seeded.accessToken`. */
   accessToken?: string
-  /** Defaults to `echoFixtures.tokens.seeded.refreshToken`: the one `echoHandlers` takes at start (it takes no other it did not issue). */
+  /**
+   * Defaults to `echoFixtures.tokens.seeded.refreshToken`: the one `echoHandlers` takes at start (it takes no other
+   * it did not issue).
+   */
   refreshToken?: string
   /** Defaults to 900. */
   expiresInSeconds?: number
@@ -78,7 +80,11 @@ export function clearEchoSession(storage: Storage = window.localStorage): void {
  * @example
  * afterEach(() => resetEchoStore(store))
  */
-export function resetEchoStore(store: { dispatch(action: { type: string }): unknown }, storage: Storage = window.localStorage): void {
-  store.dispatch({ type: SESSION_RESET })
+export function resetEchoStore(
+  store: { dispatch(action: { type: string }): unknown },
+  storage: Storage = window.localStorage,
+): void {
+  // echo-rtk's `sessionReset` action, written out: this entry uses no Redux.
+  store.dispatch({ type: 'echo/resetSession' })
   clearEchoSession(storage)
 }

@@ -35,7 +35,13 @@ export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): 
     backFromEcho: async () => {
       let timer: ReturnType<typeof setTimeout> | undefined
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`echoSignIn: nothing left for Echo within ${timeoutMs} ms (click the sign-in button first)`)), timeoutMs)
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(`echoSignIn: nothing left for Echo within ${timeoutMs} ms (click the sign-in button first)`),
+            ),
+          timeoutMs,
+        )
       })
       try {
         return await followToApp(await Promise.race([leaving, timedOut]))
@@ -49,7 +55,11 @@ export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): 
 async function followToApp(authorizeUrl: string): Promise<string> {
   const answer = await fetch(authorizeUrl, { redirect: 'manual' })
   const location = answer.headers.get('location')
-  if (location === null) throw new Error(`echoSignIn: Echo's authorize endpoint answered ${answer.status} without sending the user back: ${await answer.text()}`)
+  if (location === null)
+    throw new Error(
+      `echoSignIn: Echo's authorize endpoint answered ${answer.status} without sending the user back: ` +
+        `${await answer.text()}`,
+    )
   window.history.replaceState(null, '', location)
   return location
 }

@@ -37,23 +37,34 @@ const client = () => new EchoClient({ apiKey: 'key-1', apiUrl: API })
 describe('EchoClient', () => {
   it('refuses to be built without an API key or a token provider', () => {
     for (const options of [{}, undefined, null]) {
-      expect(() => new EchoClient(options as never)).toThrow(expect.objectContaining({ name: 'EchoError', message: 'No API key or token provider provided' }))
+      expect(() => new EchoClient(options as never)).toThrow(
+        expect.objectContaining({ name: 'EchoError', message: 'No API key or token provider provided' }),
+      )
     }
   })
 
   it('refuses an apiUrl that is not an absolute http(s) URL, naming it', () => {
-    expect(() => new EchoClient({ apiKey: 'k', apiUrl: 'echo.test' })).toThrow('EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"')
+    expect(() => new EchoClient({ apiKey: 'k', apiUrl: 'echo.test' })).toThrow(
+      'EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"',
+    )
   })
 
   it.each([
     ['apps.list', (c: EchoClient) => c.apps.list(), 'GET', '/api/v1/apps', undefined],
     ['apps.get', (c: EchoClient) => c.apps.get('app/1'), 'GET', '/api/v1/apps/app%2F1', undefined],
     ['balance.get', (c: EchoClient) => c.balance.get(), 'GET', '/api/v1/balance', undefined],
-    ['balance.getFree', (c: EchoClient) => c.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'), 'POST', '/api/v1/balance/free', { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }],
+    [
+      'balance.getFree',
+      (c: EchoClient) => c.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'),
+      'POST',
+      '/api/v1/balance/free',
+      { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' },
+    ],
     ['models.supported', (c: EchoClient) => c.models.supported(), 'GET', '/api/v1/supported-models', undefined],
     [
       'payments.createPaymentLink',
-      (c: EchoClient) => c.payments.createPaymentLink({ amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' }),
+      (c: EchoClient) =>
+        c.payments.createPaymentLink({ amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' }),
       'POST',
       '/api/v1/stripe/payment-link',
       { amount: 10, description: 'Top-up', successUrl: 'https://app.test/done' },
@@ -61,7 +72,8 @@ describe('EchoClient', () => {
     ['users.get', (c: EchoClient) => c.users.get(), 'GET', '/api/v1/user', undefined],
     [
       'users.registerReferral',
-      (c: EchoClient) => c.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' }),
+      (c: EchoClient) =>
+        c.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' }),
       'POST',
       '/api/v1/user/referral',
       { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51', code: 'FRIEND' },
@@ -69,12 +81,25 @@ describe('EchoClient', () => {
   ] as const)('%s sends %s %s with the bearer token and its body', async (_name, call, method, path, body) => {
     const seen = recordCalls({ apps: [], models: [], paymentLink: { url: 'https://pay.echo.test/1' } })
     await call(client())
-    expect(seen).toEqual([{ method, path, authorization: 'Bearer key-1', contentType: body === undefined ? null : 'application/json', body }])
+    expect(seen).toEqual([
+      {
+        method,
+        path,
+        authorization: 'Bearer key-1',
+        contentType: body === undefined ? null : 'application/json',
+        body,
+      },
+    ])
   })
 
   it('returns the answer as parsed JSON', async () => {
     recordCalls({ totalPaid: 12, totalSpent: 2, balance: 10, currency: 'USD' })
-    await expect(client().balance.get()).resolves.toEqual({ totalPaid: 12, totalSpent: 2, balance: 10, currency: 'USD' })
+    await expect(client().balance.get()).resolves.toEqual({
+      totalPaid: 12,
+      totalSpent: 2,
+      balance: 10,
+      currency: 'USD',
+    })
   })
 
   it('returns the app list as { apps } whether the server sends { apps } or a page of { items }', async () => {
@@ -85,24 +110,36 @@ describe('EchoClient', () => {
     await expect(client().apps.list()).resolves.toEqual({ apps: [app] })
   })
 
-  it.each([{}, { apps: null }, { items: 'none' }, null])('an app list answer with no list (%j) is an EchoError', async (answer) => {
-    recordCalls(answer as Record<string, unknown>)
-    await expect(client().apps.list()).rejects.toMatchObject({
-      name: 'EchoError',
-      code: 'UNKNOWN_ERROR',
-      message: 'Echo answered without a list of apps (apps or items) while listing apps',
-      endpoint: '/api/v1/apps',
-    })
-  })
+  it.each([{}, { apps: null }, { items: 'none' }, null])(
+    'an app list answer with no list (%j) is an EchoError',
+    async (answer) => {
+      recordCalls(answer as Record<string, unknown>)
+      await expect(client().apps.list()).rejects.toMatchObject({
+        name: 'EchoError',
+        code: 'UNKNOWN_ERROR',
+        message: 'Echo answered without a list of apps (apps or items) while listing apps',
+        endpoint: '/api/v1/apps',
+      })
+    },
+  )
 
   describe("the supported models: Echo's route, else the list Echo's own SDK ships", () => {
     const route = `${API}/api/v1/supported-models`
-    const gpt4oMini = { model_id: 'gpt-4o-mini', provider: 'OpenAI', input_cost_per_token: 1.5e-7, output_cost_per_token: 6e-7 }
+    const gpt4oMini = {
+      model_id: 'gpt-4o-mini',
+      provider: 'OpenAI',
+      input_cost_per_token: 1.5e-7,
+      output_cost_per_token: 6e-7,
+    }
 
     it("Echo's answer, when it has the route, says so", async () => {
       const model = { model_id: 'm-1', provider: 'openai' }
       server.use(http.get(route, () => HttpResponse.json({ models: [model], models_by_provider: { openai: [model] } })))
-      await expect(client().models.supported()).resolves.toEqual({ models: [model], models_by_provider: { openai: [model] }, source: 'echo' })
+      await expect(client().models.supported()).resolves.toEqual({
+        models: [model],
+        models_by_provider: { openai: [model] },
+        source: 'echo',
+      })
     })
 
     it("Echo without the route (404): the list of Echo's SDK, its version named, grouped by provider, after one request", async () => {
@@ -112,7 +149,14 @@ describe('EchoClient', () => {
       expect(models).toMatchObject({ source: 'echo-sdk', sdkVersion: '1.0.23' })
       expect(models.models).toContainEqual(gpt4oMini)
       expect(models.models_by_provider.OpenAI).toContainEqual(gpt4oMini)
-      expect(Object.keys(models.models_by_provider).sort()).toEqual(['Anthropic', 'Gemini', 'Groq', 'OpenAI', 'OpenRouter', 'xAI'])
+      expect(Object.keys(models.models_by_provider).sort()).toEqual([
+        'Anthropic',
+        'Gemini',
+        'Groq',
+        'OpenAI',
+        'OpenRouter',
+        'xAI',
+      ])
       expect(models.models.length).toBe(Object.values(models.models_by_provider).flat().length)
       expect(requests).toBe(1)
     })
@@ -131,7 +175,10 @@ describe('EchoClient', () => {
 
     it('offline (nothing answers at all): a NETWORK_ERROR, not a list', async () => {
       server.use(http.get(route, () => HttpResponse.error()))
-      await expect(client().models.supported()).rejects.toMatchObject({ code: 'NETWORK_ERROR', message: 'Network error while fetching supported models' })
+      await expect(client().models.supported()).rejects.toMatchObject({
+        code: 'NETWORK_ERROR',
+        message: 'Network error while fetching supported models',
+      })
     })
 
     it('any other failure of the route is its error', async () => {
@@ -153,11 +200,16 @@ describe('EchoClient', () => {
       expect(seen[0]?.body).toEqual({ amount: 1, description: 'Echo Credits' })
     })
 
-    it.each([0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, '10'])('refuse an amount of %s before sending anything', async (amount) => {
-      const seen = recordCalls()
-      await expect(client().payments.createPaymentLink({ amount: amount as number })).rejects.toThrow(`The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`)
-      expect(seen).toEqual([])
-    })
+    it.each([0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, '10'])(
+      'refuse an amount of %s before sending anything',
+      async (amount) => {
+        const seen = recordCalls()
+        await expect(client().payments.createPaymentLink({ amount: amount as number })).rejects.toThrow(
+          `The payment amount must be a finite number of US dollars, at least 1 (got ${String(amount)})`,
+        )
+        expect(seen).toEqual([])
+      },
+    )
   })
 
   it('refuses an empty app id before sending anything, as an EchoError like every failure', async () => {
@@ -166,7 +218,11 @@ describe('EchoClient', () => {
       .apps.get('')
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(EchoError)
-    expect((error as EchoError).toJSON()).toEqual({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: 'apps.get needs id as a non-empty string (got "")' })
+    expect((error as EchoError).toJSON()).toEqual({
+      code: 'UNKNOWN_ERROR',
+      reason: 'bad-argument',
+      message: 'apps.get needs id as a non-empty string (got "")',
+    })
     await expect(client().payments.createPaymentLink({ amount: 0 })).rejects.toBeInstanceOf(EchoError)
     expect(seen).toEqual([])
   })
@@ -174,7 +230,10 @@ describe('EchoClient', () => {
   it('an app id is one path segment: "." and ".." are refused, so the token never reaches another path', async () => {
     const seen = recordCalls()
     for (const id of ['.', '..']) {
-      await expect(client().apps.get(id)).rejects.toMatchObject({ name: 'EchoError', message: `apps.get needs id as an id, not "${id}"` })
+      await expect(client().apps.get(id)).rejects.toMatchObject({
+        name: 'EchoError',
+        message: `apps.get needs id as an id, not "${id}"`,
+      })
     }
     await client().apps.get('../balance')
     expect(seen.map((call) => call.path)).toEqual(['/api/v1/apps/..%2Fbalance'])
@@ -194,19 +253,26 @@ describe('EchoClient', () => {
     expect(seen).toEqual([])
   })
 
-  it.each([{}, { paymentLink: null }, { paymentLink: { url: 42 } }, null])('a payment-link answer without a link URL (%j) is an EchoError, not a TypeError later', async (answer) => {
-    server.use(http.post(`${API}/api/v1/stripe/payment-link`, () => HttpResponse.json(answer)))
-    await expect(client().payments.createPaymentLink({ amount: 10 })).rejects.toMatchObject({
-      name: 'EchoError',
-      code: 'UNKNOWN_ERROR',
-      message: 'Echo answered without a payment link URL (paymentLink.url) while creating payment link',
-      endpoint: '/api/v1/stripe/payment-link',
-    })
-  })
+  it.each([{}, { paymentLink: null }, { paymentLink: { url: 42 } }, null])(
+    'a payment-link answer without a link URL (%j) is an EchoError, not a TypeError later',
+    async (answer) => {
+      server.use(http.post(`${API}/api/v1/stripe/payment-link`, () => HttpResponse.json(answer)))
+      await expect(client().payments.createPaymentLink({ amount: 10 })).rejects.toMatchObject({
+        name: 'EchoError',
+        code: 'UNKNOWN_ERROR',
+        message: 'Echo answered without a payment link URL (paymentLink.url) while creating payment link',
+        endpoint: '/api/v1/stripe/payment-link',
+      })
+    },
+  )
 
-  describe('errors (SPEC §8)', () => {
+  describe('errors', () => {
     it("a non-OK answer is HTTP_<status> with the body text as message, the status and the endpoint kept, and Echo's sentence for the user", async () => {
-      server.use(http.get(`${API}/api/v1/balance`, () => HttpResponse.json({ message: 'Stripe is not configured for this environment' }, { status: 500 })))
+      server.use(
+        http.get(`${API}/api/v1/balance`, () =>
+          HttpResponse.json({ message: 'Stripe is not configured for this environment' }, { status: 500 }),
+        ),
+      )
       const error = await client()
         .balance.get()
         .catch((e: unknown) => e)
@@ -220,8 +286,12 @@ describe('EchoClient', () => {
         action: 'fetching balance',
         userMessage: 'Stripe is not configured for this environment while fetching balance',
       })
-      expect((error as EchoError).userMessage).toBe('Stripe is not configured for this environment while fetching balance')
-      expect(EchoError.fromJSON((error as EchoError).toJSON()).userMessage).toBe('Stripe is not configured for this environment while fetching balance')
+      expect((error as EchoError).userMessage).toBe(
+        'Stripe is not configured for this environment while fetching balance',
+      )
+      expect(EchoError.fromJSON((error as EchoError).toJSON()).userMessage).toBe(
+        'Stripe is not configured for this environment while fetching balance',
+      )
     })
 
     it.each([
@@ -230,9 +300,21 @@ describe('EchoClient', () => {
         JSON.stringify({ error: 'Invalid model: nope-1 Echo does not yet support this model.' }),
         'Invalid model: nope-1 Echo does not yet support this model.',
       ],
-      ["an upstream model's error passed on: {error: {error: {message}}}", JSON.stringify({ error: { error: { message: 'Rate limit reached' } } }), 'Rate limit reached'],
-      ['a token error: {error, error_description}', JSON.stringify({ error: 'invalid_request', error_description: 'Refresh token not found' }), 'Refresh token not found'],
-      ["Express's page: <pre>Unauthorized</pre>", '<!DOCTYPE html><html><body><pre>Unauthorized</pre></body></html>', 'Unauthorized'],
+      [
+        "an upstream model's error passed on: {error: {error: {message}}}",
+        JSON.stringify({ error: { error: { message: 'Rate limit reached' } } }),
+        'Rate limit reached',
+      ],
+      [
+        'a token error: {error, error_description}',
+        JSON.stringify({ error: 'invalid_request', error_description: 'Refresh token not found' }),
+        'Refresh token not found',
+      ],
+      [
+        "Express's page: <pre>Unauthorized</pre>",
+        '<!DOCTYPE html><html><body><pre>Unauthorized</pre></body></html>',
+        'Unauthorized',
+      ],
       ['short plain text', 'Service temporarily down', 'Service temporarily down'],
     ])('the sentence a user reads, from %s', async (_what, body, sentence) => {
       server.use(http.get(`${API}/api/v1/balance`, () => new HttpResponse(body, { status: 503 })))
@@ -254,8 +336,16 @@ describe('EchoClient', () => {
     })
 
     it('a non-OK answer with an empty body says its status instead', async () => {
-      server.use(http.get(`${API}/api/v1/user`, () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })))
-      await expect(client().users.get()).rejects.toMatchObject({ code: 'HTTP_503', message: 'HTTP 503 Service Unavailable while fetching user' })
+      server.use(
+        http.get(
+          `${API}/api/v1/user`,
+          () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' }),
+        ),
+      )
+      await expect(client().users.get()).rejects.toMatchObject({
+        code: 'HTTP_503',
+        message: 'HTTP 503 Service Unavailable while fetching user',
+      })
     })
 
     it('a 401 with an API key is final: HTTP_401, nothing refreshed or retried', async () => {
@@ -293,7 +383,9 @@ describe('EchoClient', () => {
         apiUrl: API,
         tokenProvider: { getAccessToken: () => Promise.resolve(null), refreshToken: () => Promise.resolve() },
       })
-      await expect(signedOut.balance.get()).rejects.toMatchObject({ message: 'Not authenticated while fetching balance' })
+      await expect(signedOut.balance.get()).rejects.toMatchObject({
+        message: 'Not authenticated while fetching balance',
+      })
       expect(seen).toEqual([])
     })
 
@@ -308,7 +400,10 @@ describe('EchoClient', () => {
       controller.abort(reason)
       const error = await pending.catch((e: unknown) => e)
       expect(isAbortError(error)).toBe(true)
-      expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', message: expect.stringMatching(/ while fetching balance$/) as unknown })
+      expect(error).toMatchObject({
+        code: 'UNKNOWN_ERROR',
+        message: expect.stringMatching(/ while fetching balance$/) as unknown,
+      })
     })
 
     it('an aborted call rejects with an abort error that isAbortError() tells apart', async () => {

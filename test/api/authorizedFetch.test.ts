@@ -12,7 +12,9 @@ function guardedEndpoint(validToken: () => string | null, path = '/api/v1/balanc
     http.get(`${API}${path}`, ({ request }) => {
       const authorization = request.headers.get('authorization')
       requests.push({ authorization, retry: request.headers.get('x-retry') })
-      return authorization === `Bearer ${validToken()}` ? HttpResponse.json({ balance: 1 }) : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
+      return authorization === `Bearer ${validToken()}`
+        ? HttpResponse.json({ balance: 1 })
+        : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 })
     }),
   )
   return requests
@@ -40,7 +42,11 @@ describe('the authorized fetch', () => {
       }),
     )
     const echoFetch = createEchoFetch({ tokenProvider: rotatingTokens('user-token').provider })
-    await echoFetch(`${API}/messages`, { method: 'POST', headers: { 'x-api-key': 'echo', Authorization: 'Bearer echo' }, body: '{}' })
+    await echoFetch(`${API}/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'echo', Authorization: 'Bearer echo' },
+      body: '{}',
+    })
     expect(seen).toEqual([{ authorization: 'Bearer user-token', xApiKey: null }])
   })
 
@@ -71,7 +77,9 @@ describe('the authorized fetch', () => {
     server.use(
       http.post(`${API}/chat/completions`, async ({ request }) => {
         bodies.push(await request.text())
-        return request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({ ok: true }) : HttpResponse.json({}, { status: 401 })
+        return request.headers.get('authorization') === 'Bearer token-2'
+          ? HttpResponse.json({ ok: true })
+          : HttpResponse.json({}, { status: 401 })
       }),
     )
     const request = new Request(`${API}/chat/completions`, { method: 'POST', body: '{"model":"m"}' })
@@ -90,12 +98,18 @@ describe('the authorized fetch', () => {
         await held
         return HttpResponse.json({}, { status: 401 })
       }),
-      http.get(`${API}/ok`, ({ request }) => (request.headers.get('authorization') === `Bearer ${state.current}` ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 }))),
+      http.get(`${API}/ok`, ({ request }) =>
+        request.headers.get('authorization') === `Bearer ${state.current}`
+          ? HttpResponse.json({})
+          : HttpResponse.json({}, { status: 401 }),
+      ),
     )
     // The slow request leaves with token-1; meanwhile token-1 is refreshed to token-2.
     const slow = echoFetch(`${API}/slow`)
     await provider.refreshToken()
-    server.use(http.get(`${API}/slow`, ({ request }) => HttpResponse.json({ token: request.headers.get('authorization') })))
+    server.use(
+      http.get(`${API}/slow`, ({ request }) => HttpResponse.json({ token: request.headers.get('authorization') })),
+    )
     release()
     const response = await slow
     expect(await response.json()).toEqual({ token: 'Bearer token-2' })
@@ -105,7 +119,13 @@ describe('the authorized fetch', () => {
   it("a client's own fetch and its calls share one refresh", async () => {
     const { provider, state } = rotatingTokens()
     guardedEndpoint(() => 'token-2')
-    server.use(http.get(`${API}/other`, ({ request }) => (request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 }))))
+    server.use(
+      http.get(`${API}/other`, ({ request }) =>
+        request.headers.get('authorization') === 'Bearer token-2'
+          ? HttpResponse.json({})
+          : HttpResponse.json({}, { status: 401 }),
+      ),
+    )
     const client = new EchoClient({ tokenProvider: provider, apiUrl: API })
     const [balance, other] = await Promise.all([client.balance.get(), client.fetch(`${API}/other`)])
     expect(balance).toEqual({ balance: 1 })
@@ -128,14 +148,20 @@ describe('the authorized fetch', () => {
     const { provider, state } = rotatingTokens()
     state.current = null
     const requests = guardedEndpoint(() => 'token-1')
-    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', reason: 'not-authenticated', message: 'Not authenticated' })
+    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({
+      code: 'UNKNOWN_ERROR',
+      reason: 'not-authenticated',
+      message: 'Not authenticated',
+    })
     expect(requests).toEqual([])
   })
 
   it('takes an empty-string token for no token: nothing is sent', async () => {
     const { provider, state } = rotatingTokens('')
     const requests = guardedEndpoint(() => '')
-    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({ message: 'Not authenticated' })
+    await expect(createEchoFetch({ tokenProvider: provider })(`${API}/api/v1/balance`)).rejects.toMatchObject({
+      message: 'Not authenticated',
+    })
     expect(requests).toEqual([])
     expect(state.refreshCalls).toBe(0)
   })
@@ -143,7 +169,10 @@ describe('the authorized fetch', () => {
   it('a 401 with a fixed API key is final: one request, and the error speaks of no refresh', async () => {
     const requests = guardedEndpoint(() => 'another-key')
     const client = new EchoClient({ apiKey: 'fixed-key', apiUrl: API })
-    await expect(client.balance.get()).rejects.toMatchObject({ code: 'HTTP_401', message: '{"message":"Unauthorized"} while fetching balance' })
+    await expect(client.balance.get()).rejects.toMatchObject({
+      code: 'HTTP_401',
+      message: '{"message":"Unauthorized"} while fetching balance',
+    })
     expect(requests).toEqual([{ authorization: 'Bearer fixed-key', retry: null }])
   })
 
@@ -153,7 +182,9 @@ describe('the authorized fetch', () => {
     server.use(
       http.post(`${API}/upload`, ({ request }) => {
         authorizations.push(request.headers.get('authorization'))
-        return request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({}) : HttpResponse.json({}, { status: 401 })
+        return request.headers.get('authorization') === 'Bearer token-2'
+          ? HttpResponse.json({})
+          : HttpResponse.json({}, { status: 401 })
       }),
     )
     const echoFetch = createEchoFetch({ tokenProvider: provider })
@@ -181,7 +212,9 @@ describe('the authorized fetch', () => {
     const fetch = (_input: RequestInfo | URL, init?: RequestInit) => {
       const authorization = new Headers(init?.headers).get('authorization')!
       sent.push(authorization)
-      return Promise.resolve(authorization === 'Bearer token-2' ? new Response('{}') : new Response(null, { status: 401 }))
+      return Promise.resolve(
+        authorization === 'Bearer token-2' ? new Response('{}') : new Response(null, { status: 401 }),
+      )
     }
     const response = await createEchoFetch({ tokenProvider: provider, fetch })(`${API}/api/v1/balance`)
     expect(response.status).toBe(200)
@@ -260,7 +293,11 @@ describe('the authorized fetch', () => {
       await vi.advanceTimersByTimeAsync(1)
       expect(errors.map((e) => e.message)).toEqual(['Token refresh timed out after 10 seconds'])
       for (const outcome of await Promise.all(settled)) {
-        expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: 'Token refresh timed out after 10 seconds while fetching balance' })
+        expect(outcome).toMatchObject({
+          code: 'NETWORK_ERROR',
+          reason: 'refresh-timeout',
+          message: 'Token refresh timed out after 10 seconds while fetching balance',
+        })
       }
       expect(refreshCalls).toBe(1)
       const next = client.balance.get().catch((e: unknown) => e)
@@ -344,7 +381,9 @@ describe('the authorized fetch', () => {
       }),
     )
     const echoFetch = createEchoFetch({ tokenProvider: provider })
-    const responses = await Promise.all(Array.from({ length: 1000 }, (_, id) => echoFetch(`${API}/api/v1/balance?id=${id}`).then((r) => r.status)))
+    const responses = await Promise.all(
+      Array.from({ length: 1000 }, (_, id) => echoFetch(`${API}/api/v1/balance?id=${id}`).then((r) => r.status)),
+    )
     expect(refreshCalls).toBe(1)
     expect(responses.filter((status) => status === 200)).toHaveLength(1000)
     expect(Math.max(...sends.values())).toBeLessThanOrEqual(2)

@@ -62,7 +62,11 @@ describe('one refresh for everyone rejected with the same token', () => {
   it('callers rejected with the same token at once share one refresh and all get its new token', async () => {
     const { provider, state } = rotatingTokens()
     const coordinator = new RefreshCoordinator(provider)
-    const tokens = await Promise.all([coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')])
+    const tokens = await Promise.all([
+      coordinator.tokenAfter('token-1'),
+      coordinator.tokenAfter('token-1'),
+      coordinator.tokenAfter('token-1'),
+    ])
     expect(tokens).toEqual(['token-2', 'token-2', 'token-2'])
     expect(state.refreshCalls).toBe(1)
   })
@@ -104,7 +108,9 @@ describe('one refresh for everyone rejected with the same token', () => {
   it('a refresh that could not reach the server (NETWORK_ERROR) fails everyone waiting on it, and the next caller tries again', async () => {
     const held = heldTokens()
     const coordinator = new RefreshCoordinator(held.provider)
-    const waiting = [coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')].map((waiter) => waiter.catch((e: unknown) => e))
+    const waiting = [coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')].map((waiter) =>
+      waiter.catch((e: unknown) => e),
+    )
     await settle()
     const offline = new EchoError({ code: 'NETWORK_ERROR', message: 'Echo could not be reached' })
     held.fail(offline)
@@ -282,11 +288,18 @@ describe('what a refresh yields', () => {
     vi.useFakeTimers()
     const held = heldTokens()
     const coordinator = new RefreshCoordinator(held.provider, { refreshTimeoutMs: 500 })
-    const outcomes = [coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')].map((waiter) => waiter.catch((e: unknown) => e))
+    const outcomes = [coordinator.tokenAfter('token-1'), coordinator.tokenAfter('token-1')].map((waiter) =>
+      waiter.catch((e: unknown) => e),
+    )
     await vi.advanceTimersByTimeAsync(499)
     expect(held.refreshErrors).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
-    for (const outcome of await Promise.all(outcomes)) expect(outcome).toMatchObject({ code: 'NETWORK_ERROR', reason: 'refresh-timeout', message: 'Token refresh timed out after 0.5 seconds' })
+    for (const outcome of await Promise.all(outcomes))
+      expect(outcome).toMatchObject({
+        code: 'NETWORK_ERROR',
+        reason: 'refresh-timeout',
+        message: 'Token refresh timed out after 0.5 seconds',
+      })
     expect(held.refreshErrors).toHaveLength(1)
   })
 })

@@ -16,19 +16,32 @@ async function parseAll(chunks: readonly (string | Uint8Array)[]): Promise<Serve
   return events
 }
 
-const message = (data: string, event: string | null = null, id: string | null = null): ServerSentEvent => ({ event, data, id })
+const message = (data: string, event: string | null = null, id: string | null = null): ServerSentEvent => ({
+  event,
+  data,
+  id,
+})
 
 describe('parseServerSentEvents', () => {
   it('reads events separated by blank lines, with their names', async () => {
-    expect(await parseAll(['event: message_start\ndata: {"a":1}\n\ndata: {"b":2}\n\n'])).toEqual([message('{"a":1}', 'message_start'), message('{"b":2}')])
+    expect(await parseAll(['event: message_start\ndata: {"a":1}\n\ndata: {"b":2}\n\n'])).toEqual([
+      message('{"a":1}', 'message_start'),
+      message('{"b":2}'),
+    ])
   })
 
   it('accepts CRLF and lone CR line endings, even with the CR and LF in different chunks', async () => {
-    expect(await parseAll(['data: one\r', '\ndata: more\r\n\r', '\ndata: two\r\rdata: three\r', '\n\r\n'])).toEqual([message('one\nmore'), message('two'), message('three')])
+    expect(await parseAll(['data: one\r', '\ndata: more\r\n\r', '\ndata: two\r\rdata: three\r', '\n\r\n'])).toEqual([
+      message('one\nmore'),
+      message('two'),
+      message('three'),
+    ])
   })
 
   it('skips comment lines and joins multi-line data with newlines', async () => {
-    expect(await parseAll([': keep-alive\ndata: first\n: between\ndata: second\n\n'])).toEqual([message('first\nsecond')])
+    expect(await parseAll([': keep-alive\ndata: first\n: between\ndata: second\n\n'])).toEqual([
+      message('first\nsecond'),
+    ])
   })
 
   it('strips only one space after the colon, and takes a line without a colon as a field with no value', async () => {
@@ -49,7 +62,11 @@ describe('parseServerSentEvents', () => {
   })
 
   it('ignores an id that holds NUL, and fields it does not know (retry)', async () => {
-    expect(await parseAll(['id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\nretry: 3000\ndata: c\n\n'])).toEqual([message('a', null, '1'), message('b', null, '1'), message('c', null, '1')])
+    expect(await parseAll(['id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\nretry: 3000\ndata: c\n\n'])).toEqual([
+      message('a', null, '1'),
+      message('b', null, '1'),
+      message('c', null, '1'),
+    ])
   })
 
   it('decodes a UTF-8 character split across chunks', async () => {
@@ -59,7 +76,10 @@ describe('parseServerSentEvents', () => {
   })
 
   it('keeps the last event id for the events that follow, and ignores events without data', async () => {
-    expect(await parseAll(['id: 7\nevent: ping\n\ndata: x\n\nid: 8\ndata: y\n\n'])).toEqual([message('x', null, '7'), message('y', null, '8')])
+    expect(await parseAll(['id: 7\nevent: ping\n\ndata: x\n\nid: 8\ndata: y\n\n'])).toEqual([
+      message('x', null, '7'),
+      message('y', null, '8'),
+    ])
   })
 
   it('hands each event over as soon as the blank line ending it arrives, before the stream goes on', async () => {

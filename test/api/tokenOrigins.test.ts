@@ -11,7 +11,10 @@ describe('createEchoFetch with allowedOrigins', () => {
   it('sends the token to an allowed origin, and refuses any other before sending anything', async () => {
     const seen: string[] = []
     server.use(http.all('*', ({ request }) => (seen.push(request.url), HttpResponse.json({}))))
-    const echoFetch = createEchoFetch({ tokenProvider: rotatingTokens().provider, allowedOrigins: [`${ROUTER}/some/path`, 'https://echo.test'] })
+    const echoFetch = createEchoFetch({
+      tokenProvider: rotatingTokens().provider,
+      allowedOrigins: [`${ROUTER}/some/path`, 'https://echo.test'],
+    })
     await expect(echoFetch(`${ROUTER}/chat/completions`, { method: 'POST' })).resolves.toHaveProperty('status', 200)
     await expect(echoFetch(new URL('https://echo.test/api/v1/balance'))).resolves.toHaveProperty('status', 200)
     for (const elsewhere of [
@@ -33,9 +36,9 @@ describe('createEchoFetch with allowedOrigins', () => {
   it('refuses a URL that is not http(s), and an allow-list entry that is not a URL', async () => {
     const echoFetch = createEchoFetch({ tokenProvider: rotatingTokens().provider, allowedOrigins: [ROUTER] })
     await expect(echoFetch('data:text/plain,hi')).rejects.toBeInstanceOf(EchoError)
-    expect(() => createEchoFetch({ tokenProvider: rotatingTokens().provider, allowedOrigins: ['router.echo.test'] })).toThrow(
-      `createEchoFetch's allowedOrigins must list absolute http(s) URLs (got "router.echo.test")`,
-    )
+    expect(() =>
+      createEchoFetch({ tokenProvider: rotatingTokens().provider, allowedOrigins: ['router.echo.test'] }),
+    ).toThrow(`createEchoFetch's allowedOrigins must list absolute http(s) URLs (got "router.echo.test")`)
   })
 
   it('sends anywhere when no allow-list is given (as before)', async () => {

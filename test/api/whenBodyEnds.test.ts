@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 
 import { whenBodyEnds } from '../../src/api/whenBodyEnds'
 
-const answer = () => new Response(new Blob(['chunk one ', 'chunk two']).stream(), { status: 200, headers: { 'x-kept': 'yes' } })
+const answer = () =>
+  new Response(new Blob(['chunk one ', 'chunk two']).stream(), { status: 200, headers: { 'x-kept': 'yes' } })
 
 describe('whenBodyEnds', () => {
   it('reports once when the body is read to the end, passing the body and headers through', async () => {

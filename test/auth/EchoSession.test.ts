@@ -4,10 +4,29 @@ import { inspect } from 'node:util'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoClient, echoApi, getToken, signIn, signOut, startEchoSession, stopEchoSession, type EchoConfig, type EchoStore } from 'echo-rtk'
+import {
+  EchoClient,
+  echoApi,
+  getToken,
+  signIn,
+  signOut,
+  startEchoSession,
+  stopEchoSession,
+  type EchoConfig,
+  type EchoStore,
+} from 'echo-rtk'
 import { CONFIG, sessionOf, echoStoresPerTest } from '../support/echoStores'
 import { server } from '../support/server'
-import { APP_ID, APP_URL, backFromEcho, codeExchanges, ECHO, refreshGrants, sentTo, serveEcho } from '../support/testEcho'
+import {
+  APP_ID,
+  APP_URL,
+  backFromEcho,
+  codeExchanges,
+  ECHO,
+  refreshGrants,
+  sentTo,
+  serveEcho,
+} from '../support/testEcho'
 
 const { newStore, navigations, signInThroughEcho } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
@@ -58,7 +77,11 @@ describe('sign-in', () => {
     serveEcho()
     await newStore().dispatch(signIn())
     const back = new URL(await backFromEcho(navigations[0]!))
-    window.history.replaceState(null, '', `/?tab=usage&code=${back.searchParams.get('code')}&lang=en&state=${back.searchParams.get('state')}#top`)
+    window.history.replaceState(
+      null,
+      '',
+      `/?tab=usage&code=${back.searchParams.get('code')}&lang=en&state=${back.searchParams.get('state')}#top`,
+    )
     const store = newStore()
     expect(window.location.href).toBe(`${APP_URL}/?tab=usage&lang=en#top`)
     await sessionOf(store).signInCallback
@@ -84,7 +107,11 @@ describe('sign-in', () => {
     serveEcho()
     await newStore().dispatch(signIn())
     const state = new URL(navigations[0]!).searchParams.get('state')!
-    window.history.replaceState(null, '', `/?error=access_denied&error_description=The+user+declined&state=${state}&keep=1`)
+    window.history.replaceState(
+      null,
+      '',
+      `/?error=access_denied&error_description=The+user+declined&state=${state}&keep=1`,
+    )
     const store = newStore()
     expect(auth(store)).toMatchObject({
       status: 'unauthenticated',
@@ -102,7 +129,10 @@ describe('sign-in', () => {
     window.history.replaceState(null, '', back.href)
     const store = newStore()
     await sessionOf(store).signInCallback
-    expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { message: 'Invalid authorization code while completing sign-in' } })
+    expect(auth(store)).toMatchObject({
+      status: 'unauthenticated',
+      error: { message: 'Invalid authorization code while completing sign-in' },
+    })
     expect(storedKeys().filter((key) => key.startsWith('oidc.user:'))).toEqual([])
   })
 
@@ -114,7 +144,11 @@ describe('sign-in', () => {
     await sessionOf(store).signInCallback
     expect(auth(store)).toMatchObject({
       status: 'unauthenticated',
-      error: { code: 'HTTP_401', message: '{"message":"Unauthorized"} while loading the user profile', endpoint: '/api/oauth/userinfo' },
+      error: {
+        code: 'HTTP_401',
+        message: '{"message":"Unauthorized"} while loading the user profile',
+        endpoint: '/api/oauth/userinfo',
+      },
     })
   })
 
@@ -133,7 +167,9 @@ describe('a config with keys echo-rtk does not read', () => {
     const store = newStore({ logWarning }, { ...CONFIG, redirectUrl: 'http://localhost:3000' } as EchoConfig)
     store.dispatch(stopEchoSession())
     store.dispatch(startEchoSession({ ...CONFIG, redirectUrl: 'http://localhost:3000' } as EchoConfig))
-    expect(logWarning.mock.calls).toEqual([['echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?']])
+    expect(logWarning.mock.calls).toEqual([
+      ['echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?'],
+    ])
   })
 })
 
@@ -185,7 +221,11 @@ describe('refresh', () => {
       expect(gap).toBeGreaterThanOrEqual(9_000)
       expect(gap).toBeLessThanOrEqual(10_000)
     }
-    expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: `test-access-${refreshes.length + 1}`, isRefreshing: false })
+    expect(auth(store)).toMatchObject({
+      status: 'authenticated',
+      accessToken: `test-access-${refreshes.length + 1}`,
+      isRefreshing: false,
+    })
   })
 
   it('getToken() on an expired token and a 401 from the API share one refresh', async () => {
@@ -193,7 +233,10 @@ describe('refresh', () => {
     const echo = serveEcho({ expiresInSeconds: 15 })
     const store = await signInThroughEcho()
     vi.setSystemTime(Date.now() + 16_000)
-    const [token, balance] = await Promise.all([store.dispatch(getToken()), store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false }))])
+    const [token, balance] = await Promise.all([
+      store.dispatch(getToken()),
+      store.dispatch(echoApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true, subscribe: false })),
+    ])
     expect(token).toBe('test-access-2')
     expect(balance.data?.balance).toBe(12.5)
     expect(refreshGrants(echo)).toHaveLength(1)
@@ -204,7 +247,10 @@ describe('refresh', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const echo = serveEcho({ expiresInSeconds: 15 })
     const store = await signInThroughEcho()
-    window.localStorage.setItem('oidc.stale-state', JSON.stringify({ id: 'stale-state', created: 1, request_type: 'si:r' }))
+    window.localStorage.setItem(
+      'oidc.stale-state',
+      JSON.stringify({ id: 'stale-state', created: 1, request_type: 'si:r' }),
+    )
     echo.set({ refuseRefresh: true })
     vi.setSystemTime(Date.now() + 16_000)
     const client = new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO })
@@ -214,7 +260,10 @@ describe('refresh', () => {
       message: '{"message":"Unauthorized"} (token refresh failed: Invalid refresh token) while fetching balance',
     })
     await vi.waitFor(() => expect(auth(store).status).toBe('unauthenticated'))
-    expect(logged).toHaveBeenCalledWith('Token refresh failed:', expect.objectContaining({ message: 'Invalid refresh token' }))
+    expect(logged).toHaveBeenCalledWith(
+      'Token refresh failed:',
+      expect.objectContaining({ message: 'Invalid refresh token' }),
+    )
     // What is logged names the failure, never the refresh token it was sent with.
     expect(inspect(logged.mock.calls, { depth: 8 })).not.toMatch(/refresh-\d/)
     expect(storedKeys()).toEqual([])
@@ -232,7 +281,9 @@ describe('tabs', () => {
     const oldValue = window.localStorage.getItem(key)
     await first.dispatch(signOut())
     // A browser fires this in every other tab that shares the storage.
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue, newValue: null, storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', { key, oldValue, newValue: null, storageArea: window.localStorage }),
+    )
     expect(auth(second)).toMatchObject({ status: 'unauthenticated', user: null })
   })
 
@@ -242,7 +293,14 @@ describe('tabs', () => {
     expect(auth(waiting).status).toBe('unauthenticated')
     await signInThroughEcho()
     const key = storedKeys().find((k) => k.startsWith('oidc.user:'))!
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', {
+        key,
+        oldValue: null,
+        newValue: window.localStorage.getItem(key),
+        storageArea: window.localStorage,
+      }),
+    )
     expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1' } })
   })
 
@@ -254,10 +312,19 @@ describe('tabs', () => {
     const complete = window.localStorage.getItem(key)!
     const withoutProfile = JSON.stringify({ ...JSON.parse(complete), profile: {} })
     window.localStorage.setItem(key, withoutProfile)
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: withoutProfile, storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', { key, oldValue: null, newValue: withoutProfile, storageArea: window.localStorage }),
+    )
     expect(auth(waiting).status).toBe('unauthenticated')
     window.localStorage.setItem(key, complete)
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: withoutProfile, newValue: complete, storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', {
+        key,
+        oldValue: withoutProfile,
+        newValue: complete,
+        storageArea: window.localStorage,
+      }),
+    )
     expect(auth(waiting)).toMatchObject({ status: 'authenticated', user: { id: 'user-1', name: 'Ada Lovelace' } })
   })
 
@@ -311,7 +378,10 @@ describe('what other tabs and storage hand over', () => {
       { type: 'tokens', user: '{not json' },
       { type: 'tokens', user: 'null' },
       // A newer user without a profile: adopting it would sign every tab out at the next refresh.
-      { type: 'tokens', user: JSON.stringify({ ...stored, access_token: 'forged', profile: {}, expires_at: 4_102_444_800 }) },
+      {
+        type: 'tokens',
+        user: JSON.stringify({ ...stored, access_token: 'forged', profile: {}, expires_at: 4_102_444_800 }),
+      },
       { type: 'tokens', user: JSON.stringify({ ...stored, access_token: 'odd-expiry', expires_at: 'soon' }) },
     ]) {
       otherTab.postMessage(message)
@@ -332,7 +402,10 @@ describe('what other tabs and storage hand over', () => {
     const echo = serveEcho()
     await signInThroughEcho()
     const key = `oidc.user:${ECHO}:${APP_ID}`
-    window.localStorage.setItem(key, JSON.stringify({ ...JSON.parse(window.localStorage.getItem(key)!), expires_at: 'later' }))
+    window.localStorage.setItem(
+      key,
+      JSON.stringify({ ...JSON.parse(window.localStorage.getItem(key)!), expires_at: 'later' }),
+    )
     const store = newStore()
     expect(auth(store).status).toBe('loading')
     await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
@@ -346,8 +419,17 @@ describe('what other tabs and storage hand over', () => {
     const store = await signInThroughEcho()
     // A sign-in started and abandoned (the user came back without finishing it), and another app's.
     await newStore().dispatch(signIn())
-    window.localStorage.setItem('oidc.theirs', JSON.stringify({ id: 'theirs', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53', created: Math.floor(Date.now() / 1000) }))
-    expect(storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs')).toHaveLength(1)
+    window.localStorage.setItem(
+      'oidc.theirs',
+      JSON.stringify({
+        id: 'theirs',
+        client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53',
+        created: Math.floor(Date.now() / 1000),
+      }),
+    )
+    expect(
+      storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs'),
+    ).toHaveLength(1)
     echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
@@ -375,7 +457,9 @@ describe('what other tabs and storage hand over', () => {
       expires_at: Math.floor(Date.now() / 1000) + 900,
     })
     window.localStorage.setItem(key, switched)
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: switched, storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', { key, oldValue: null, newValue: switched, storageArea: window.localStorage }),
+    )
     expect(auth(store).user?.id).toBe('user-2')
     expect(seen.filter((state) => state.user === 'user-2' && state.balance === 12.5)).toEqual([])
     // The new user's balance is then asked for: let it settle.
@@ -396,7 +480,11 @@ describe('a session that ends on its own', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16_000)
     await expect(store.dispatch(getToken())).resolves.toBeNull()
-    const ended = { status: 'unauthenticated', user: null, error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }
+    const ended = {
+      status: 'unauthenticated',
+      user: null,
+      error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' },
+    }
     await vi.waitFor(() => expect(auth(store)).toMatchObject(ended))
     await vi.waitFor(() => expect(auth(otherTab)).toMatchObject(ended))
     await store.dispatch(signIn())
@@ -418,7 +506,12 @@ describe('a session that ends on its own', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 20_000)
     const store = newStore()
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'unauthenticated', error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() =>
+      expect(auth(store)).toMatchObject({
+        status: 'unauthenticated',
+        error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' },
+      }),
+    )
   })
 })
 
@@ -428,19 +521,22 @@ describe('checkout coming back (a top-up)', () => {
   it.each([
     ['a checkout tab the app opened', 'tab', 1],
     ["checkout in the app's own tab", 'page', 0],
-  ])('%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar', async (_name, mark, closes) => {
-    const echo = serveEcho()
-    const firstTab = await signInThroughEcho({ openChannel })
-    const balanceCalls = sentTo(echo, '/api/v1/balance').length
-    echo.set({ balance: 22.5 })
-    window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
-    const closeWindow = vi.fn()
-    newStore({ openChannel, closeWindow })
-    expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
-    expect(closeWindow).toHaveBeenCalledTimes(closes)
-    await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
-    expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(balanceCalls)
-  })
+  ])(
+    '%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar',
+    async (_name, mark, closes) => {
+      const echo = serveEcho()
+      const firstTab = await signInThroughEcho({ openChannel })
+      const balanceCalls = sentTo(echo, '/api/v1/balance').length
+      echo.set({ balance: 22.5 })
+      window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
+      const closeWindow = vi.fn()
+      newStore({ openChannel, closeWindow })
+      expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
+      expect(closeWindow).toHaveBeenCalledTimes(closes)
+      await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
+      expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(balanceCalls)
+    },
+  )
 
   it('a page without the mark tells nobody and closes nothing', async () => {
     serveEcho()
@@ -464,13 +560,26 @@ describe('a refresh that fails while another tab renewed', () => {
     // The other tab's refresh lands while this tab's is refused (it waited too long for its turn, say).
     server.use(
       http.post(`${ECHO}/api/oauth/token`, () => {
-        window.localStorage.setItem(key, JSON.stringify({ ...mine, access_token: 'access-from-the-other-tab', expires_at: Math.floor(Date.now() / 1000) + 900 }))
+        window.localStorage.setItem(
+          key,
+          JSON.stringify({
+            ...mine,
+            access_token: 'access-from-the-other-tab',
+            expires_at: Math.floor(Date.now() / 1000) + 900,
+          }),
+        )
         return HttpResponse.json({ error: 'invalid_request', error_description: 'Timed out' }, { status: 400 })
       }),
     )
     vi.setSystemTime(Date.now() + 16_000)
     await store.dispatch(getToken())
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ status: 'authenticated', accessToken: 'access-from-the-other-tab', error: null }))
+    await vi.waitFor(() =>
+      expect(auth(store)).toMatchObject({
+        status: 'authenticated',
+        accessToken: 'access-from-the-other-tab',
+        error: null,
+      }),
+    )
   })
 })
 
@@ -530,11 +639,18 @@ describe('another user signing in while a refresh is on its way', () => {
       expires_at: Math.floor(Date.now() / 1000) + 900,
     })
     window.localStorage.setItem(key, grace)
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: grace, storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', { key, oldValue: null, newValue: grace, storageArea: window.localStorage }),
+    )
     expect(auth(store).user?.id).toBe('user-2')
     await answerAndSettle()
     expect(handedOver).toEqual([])
     expect(window.localStorage.getItem(key)).toBe(grace)
-    expect(auth(store)).toMatchObject({ status: 'authenticated', user: { id: 'user-2' }, accessToken: 'grace-token', error: null })
+    expect(auth(store)).toMatchObject({
+      status: 'authenticated',
+      user: { id: 'user-2' },
+      accessToken: 'grace-token',
+      error: null,
+    })
   })
 })

@@ -2,8 +2,16 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoClient, getToken, refreshBalance, type EchoStore, type WakeCause } from 'echo-rtk'
-import { echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
+import {
+  EchoClient,
+  getToken,
+  refreshBalance,
+  startEchoSession,
+  stopEchoSession,
+  type EchoStore,
+  type WakeCause,
+} from 'echo-rtk'
+import { CONFIG, echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
 import { server } from '../support/server'
 import { APP_ID, ECHO, refreshGrants, serveEcho } from '../support/testEcho'
 
@@ -57,12 +65,20 @@ async function signedInTab() {
   const store = await signInThroughEcho({ onWake: wake.onWake })
   const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-  return { echo, network, wake, store, warned, logged, client: new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO }) }
+  return {
+    echo,
+    network,
+    wake,
+    store,
+    warned,
+    logged,
+    client: new EchoClient({ tokenProvider: sessionOf(store).coordinator, apiUrl: ECHO }),
+  }
 }
 
 const stillSignedIn = { status: 'authenticated', user: { id: 'user-1' }, error: null }
 
-describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () => {
+describe('a refresh that could not reach Echo keeps the user', () => {
   it('offline when the renew timer fires, 28 s: still signed in, reconnecting, nothing wiped, one warning; back online, one refresh and calls work', async () => {
     const { echo, network, wake, store, warned, client } = await signedInTab()
     const stored = window.localStorage.getItem(USER_KEY)
@@ -76,7 +92,9 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     expect(String(warned.mock.calls[0]?.[0])).toContain(RECONNECTING)
     network.goOnline()
     wake.fire('online')
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    await vi.waitFor(() =>
+      expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
+    )
     expect(refreshGrants(echo)).toHaveLength(1)
     await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
   })
@@ -93,7 +111,9 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     await vi.advanceTimersByTimeAsync(1_000)
     network.goOnline()
     wake.fire('online')
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    await vi.waitFor(() =>
+      expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
+    )
     expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
   })
 
@@ -102,20 +122,28 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     ['a 500', () => HttpResponse.json({ message: 'Internal Server Error' }, { status: 500 })],
     ['a 429', () => HttpResponse.json({ message: 'Too Many Requests' }, { status: 429 })],
     ['a connection reset', () => HttpResponse.error()],
-  ])('%s from the token endpoint, once: the calls waiting reject NETWORK_ERROR, the user stays, and 2 s later the session renews', async (_fault, answer) => {
-    const { echo, store, client, logged } = await signedInTab()
-    server.use(http.post(`${ECHO}/api/oauth/token`, answer, { once: true }))
-    vi.setSystemTime(Date.now() + 16_000) // the token has expired: Echo answers the call 401
-    const calls = await Promise.all([client.balance.get(), client.balance.get()].map((call) => call.catch((error: unknown) => error)))
-    for (const failure of calls) expect(failure).toMatchObject({ code: 'NETWORK_ERROR', message: `${RECONNECTING} while fetching balance` })
-    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
-    expect(window.localStorage.getItem(USER_KEY)).not.toBeNull()
-    expect(logged).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(2_000)
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
-    expect(refreshGrants(echo)).toHaveLength(1)
-    await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
-  })
+  ])(
+    '%s from the token endpoint, once: the calls waiting reject NETWORK_ERROR, the user stays, and 2 s later the session renews',
+    async (_fault, answer) => {
+      const { echo, store, client, logged } = await signedInTab()
+      server.use(http.post(`${ECHO}/api/oauth/token`, answer, { once: true }))
+      vi.setSystemTime(Date.now() + 16_000) // the token has expired: Echo answers the call 401
+      const calls = await Promise.all(
+        [client.balance.get(), client.balance.get()].map((call) => call.catch((error: unknown) => error)),
+      )
+      for (const failure of calls)
+        expect(failure).toMatchObject({ code: 'NETWORK_ERROR', message: `${RECONNECTING} while fetching balance` })
+      expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+      expect(window.localStorage.getItem(USER_KEY)).not.toBeNull()
+      expect(logged).not.toHaveBeenCalled()
+      await vi.advanceTimersByTimeAsync(2_000)
+      await vi.waitFor(() =>
+        expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
+      )
+      expect(refreshGrants(echo)).toHaveLength(1)
+      await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
+    },
+  )
 
   it('getToken() rejects NETWORK_ERROR while Echo cannot be reached, never a null that reads as signed out', async () => {
     const { network, store } = await signedInTab()
@@ -144,7 +172,9 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' })
     network.goOnline() // the server came back; the device never went offline, so no `online` event
     await vi.advanceTimersByTimeAsync(2_000)
-    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
+    await vi.waitFor(() =>
+      expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
+    )
     expect(refreshGrants(echo)).toHaveLength(1)
   })
 
@@ -170,9 +200,44 @@ describe('a refresh that could not reach Echo keeps the user (DESIGN §2)', () =
     await vi.advanceTimersByTimeAsync(3_600_000 - (Date.now() - start))
     const attempts = network.tried.tokenRequests.map((at) => at - start)
     expect(attempts.length).toBe(16)
-    expect(attempts.slice(1).map((at, index) => at - attempts[index]!)).toEqual([2_000, 5_000, 15_000, 60_000, ...Array<number>(11).fill(300_000)])
+    expect(attempts.slice(1).map((at, index) => at - attempts[index]!)).toEqual([
+      2_000,
+      5_000,
+      15_000,
+      60_000,
+      ...Array<number>(11).fill(300_000),
+    ])
     expect(warned).toHaveBeenCalledTimes(1)
     expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+  })
+
+  it('a session stopped mid-outage (its provider unmounted, StrictMode) tries nothing; started again, it keeps its count and waits on the backoff', async () => {
+    const { network, store } = await signedInTab()
+    network.goOffline()
+    await vi.advanceTimersByTimeAsync(10_000 + 2_000) // the renew timer's attempt, then the first retry: two failures
+    expect(network.tried.tokenRequests).toHaveLength(2)
+    store.dispatch(stopEchoSession())
+    await vi.advanceTimersByTimeAsync(600_000)
+    expect(network.tried.tokenRequests).toHaveLength(2)
+    store.dispatch(startEchoSession(CONFIG))
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(network.tried.tokenRequests).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(1) // the third try comes 5 s after the restart: the count of two was kept
+    expect(network.tried.tokenRequests).toHaveLength(3)
+    expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
+  })
+
+  it('a stopped session renews nothing when its token is due; started again, it renews once, when due', async () => {
+    const { echo, store } = await signedInTab()
+    store.dispatch(stopEchoSession())
+    await vi.advanceTimersByTimeAsync(9_000)
+    store.dispatch(startEchoSession(CONFIG))
+    await vi.advanceTimersByTimeAsync(999)
+    expect(refreshGrants(echo)).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(refreshGrants(echo)).toHaveLength(1))
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(refreshGrants(echo)).toHaveLength(1)
   })
 
   it('a second outage is warned of again, once', async () => {
@@ -204,8 +269,13 @@ describe('a refresh that takes longer than 10 s', () => {
     await vi.advanceTimersByTimeAsync(12_000)
     expect(refreshGrants(echo)).toHaveLength(1)
     tokenEndpoint.release()
-    await vi.waitFor(() => expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }))
-    expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'test-access-2', refresh_token: 'test-refresh-2' })
+    await vi.waitFor(() =>
+      expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
+    )
+    expect(JSON.parse(window.localStorage.getItem(USER_KEY)!)).toMatchObject({
+      access_token: 'test-access-2',
+      refresh_token: 'test-refresh-2',
+    })
     expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
   })
 })
@@ -216,10 +286,18 @@ describe('a refresh Echo refuses ends the session', () => {
     store.dispatch({ type: 'echo/stopSession' })
     vi.setSystemTime(Date.now() + 31 * 86_400_000) // Echo's refresh tokens live 30 days
     const reloaded = newStore()
-    await vi.waitFor(() => expect(auth(reloaded)).toMatchObject({ status: 'unauthenticated', error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() =>
+      expect(auth(reloaded)).toMatchObject({
+        status: 'unauthenticated',
+        error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' },
+      }),
+    )
     expect(refreshGrants(echo)).toHaveLength(0)
     expect(window.localStorage.getItem(USER_KEY)).toBeNull()
-    expect(logged).toHaveBeenCalledWith('Token refresh failed:', new Error('The refresh token has expired: sign in again'))
+    expect(logged).toHaveBeenCalledWith(
+      'Token refresh failed:',
+      new Error('The refresh token has expired: sign in again'),
+    )
   })
 
   /** A second tab whose storage events and channel messages the test delivers, in the order it chooses. */
@@ -232,11 +310,15 @@ describe('a refresh Echo refuses ends the session', () => {
       postMessage: () => undefined,
       close: () => undefined,
     } as unknown as BroadcastChannel
-    const tab = newStore({ openChannel: () => channel, onStorage: (listener) => (storageListeners.push(listener), () => undefined) })
+    const tab = newStore({
+      openChannel: () => channel,
+      onStorage: (listener) => (storageListeners.push(listener), () => undefined),
+    })
     return {
       tab,
       storageEvent: () => {
-        for (const listener of storageListeners) listener(new StorageEvent('storage', { key: USER_KEY, oldValue: 'x', newValue: null }))
+        for (const listener of storageListeners)
+          listener(new StorageEvent('storage', { key: USER_KEY, oldValue: 'x', newValue: null }))
       },
       endedMessage: () => {
         for (const listener of messageListeners) listener(new MessageEvent('message', { data: { type: 'ended' } }))
@@ -259,7 +341,13 @@ describe('a refresh Echo refuses ends the session', () => {
     await first.dispatch(getToken())
     await vi.waitFor(() => expect(auth(first).error?.message).toBe('Your session has ended. Sign in again.'))
     for (const signal of order) second[signal]()
-    await vi.waitFor(() => expect(auth(second.tab)).toMatchObject({ status: 'unauthenticated', user: null, error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' } }))
+    await vi.waitFor(() =>
+      expect(auth(second.tab)).toMatchObject({
+        status: 'unauthenticated',
+        user: null,
+        error: { reason: 'session-ended', message: 'Your session has ended. Sign in again.' },
+      }),
+    )
   })
 
   it('a sign-out chosen in another tab stays without a message: no ended signal follows its storage event', async () => {
@@ -282,7 +370,11 @@ describe('tabs coming back together', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const tabs = [wakeSignals(), wakeSignals(), wakeSignals()]
     const first = await signInThroughEcho({ locks, openChannel, onWake: tabs[0]!.onWake })
-    const stores = [first, newStore({ locks, openChannel, onWake: tabs[1]!.onWake }), newStore({ locks, openChannel, onWake: tabs[2]!.onWake })]
+    const stores = [
+      first,
+      newStore({ locks, openChannel, onWake: tabs[1]!.onWake }),
+      newStore({ locks, openChannel, onWake: tabs[2]!.onWake }),
+    ]
     network.goOffline()
     await vi.advanceTimersByTimeAsync(11_000)
     for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
@@ -291,7 +383,8 @@ describe('tabs coming back together', () => {
     for (const tab of tabs) tab.fire('online')
     await vi.advanceTimersByTimeAsync(1_000)
     await vi.waitFor(() => {
-      for (const store of stores) expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' })
+      for (const store of stores)
+        expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' })
     })
     expect(network.tried.tokenRequests.length - before).toBe(1)
     expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])

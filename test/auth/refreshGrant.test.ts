@@ -1,19 +1,18 @@
-import { User } from 'oidc-client-ts'
 import { describe, expect, it } from 'vitest'
 
-import { requestRefreshGrant, type RefreshableUser } from '../../src/auth/refreshGrant'
-import { refreshExpiresAtMs } from '../../src/auth/storedUser'
+import { requestRefreshGrant, type RefreshableUser } from '../../src/auth/refreshAttempt'
+import { refreshExpiresAtMs, type StoredUser } from '../../src/auth/storedUser'
 
 const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
 const NOW = 1_700_000_000_000
-const user = new User({
+const user: RefreshableUser = {
   access_token: 'access-1',
   refresh_token: 'refresh-1',
   token_type: 'Bearer',
   scope: 'llm:invoke offline_access',
-  profile: { sub: 'user-1', name: 'Ada' } as User['profile'],
+  profile: { sub: 'user-1', name: 'Ada' },
   expires_at: NOW / 1000 - 1,
-}) as RefreshableUser
+}
 
 /** Answers every request with `answer`, recording what was sent. */
 function answering(answer: () => Response | Promise<Response>) {
@@ -25,7 +24,10 @@ function answering(answer: () => Response | Promise<Response>) {
   return { fetch, sent }
 }
 
-const grant = (fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>, signal = new AbortController().signal) => requestRefreshGrant(fetch, config, user, { now: NOW, signal })
+const grant = (
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+  signal = new AbortController().signal,
+) => requestRefreshGrant(fetch, config, user, { now: NOW, signal })
 
 describe("the refresh-token grant at Echo's token endpoint", () => {
   it('posts the refresh token, the app id and the scope as a form, as oidc-client-ts did', async () => {
@@ -43,23 +45,48 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
 
   it("new tokens: the rotated refresh token, the expiry from this clock, the profile carried over, the refresh token's life noted", async () => {
     const { fetch } = answering(() =>
-      Response.json({ access_token: 'access-2', token_type: 'Bearer', expires_in: 900, refresh_token: 'refresh-2', refresh_token_expires_in: 2_592_000, scope: 'llm:invoke offline_access' }),
+      Response.json({
+        access_token: 'access-2',
+        token_type: 'Bearer',
+        expires_in: 900,
+        refresh_token: 'refresh-2',
+        refresh_token_expires_in: 2_592_000,
+        scope: 'llm:invoke offline_access',
+      }),
     )
     const answer = await grant(fetch)
     expect(answer.kind).toBe('tokens')
-    const renewed = (answer as { user: User }).user
-    expect(renewed).toMatchObject({ access_token: 'access-2', refresh_token: 'refresh-2', expires_at: NOW / 1000 + 900, profile: { sub: 'user-1', name: 'Ada' } })
+    const renewed = (answer as { user: StoredUser }).user
+    expect(renewed).toMatchObject({
+      access_token: 'access-2',
+      refresh_token: 'refresh-2',
+      expires_at: NOW / 1000 + 900,
+      profile: { sub: 'user-1', name: 'Ada' },
+    })
     expect(refreshExpiresAtMs(renewed)).toBe(NOW + 2_592_000_000)
   })
 
   it('a user without a scope sends none; an answer without an expiry, or with odd fields, keeps what it had', async () => {
-    const { fetch, sent } = answering(() => Response.json({ access_token: 'access-2', refresh_token: 42, scope: '', expires_in: 'soon' }))
-    const unscoped = new User({ access_token: 'access-1', refresh_token: 'refresh-1', token_type: 'Bearer', profile: user.profile }) as RefreshableUser
-    const answer = await requestRefreshGrant(fetch, config, unscoped, { now: NOW, signal: new AbortController().signal })
+    const { fetch, sent } = answering(() =>
+      Response.json({ access_token: 'access-2', refresh_token: 42, scope: '', expires_in: 'soon' }),
+    )
+    const unscoped: RefreshableUser = {
+      access_token: 'access-1',
+      refresh_token: 'refresh-1',
+      token_type: 'Bearer',
+      profile: user.profile,
+    }
+    const answer = await requestRefreshGrant(fetch, config, unscoped, {
+      now: NOW,
+      signal: new AbortController().signal,
+    })
     expect((sent[0]!.init!.body as URLSearchParams).has('scope')).toBe(false)
-    expect(answer).toMatchObject({ kind: 'tokens', user: { access_token: 'access-2', refresh_token: 'refresh-1', token_type: 'Bearer' } })
-    expect((answer as { user: User }).user.expires_at).toBeUndefined()
-    expect((answer as { user: User }).user.scope).toBeUndefined()
+    expect(answer).toMatchObject({
+      kind: 'tokens',
+      user: { access_token: 'access-2', refresh_token: 'refresh-1', token_type: 'Bearer' },
+    })
+    expect((answer as { user: StoredUser }).user.expires_at).toBeUndefined()
+    expect((answer as { user: StoredUser }).user.scope).toBeUndefined()
   })
 
   it('a JSON answer that is no object (a list) is not Echo speaking: unreachable', async () => {
@@ -78,45 +105,64 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     [401, { error: 'invalid_client' }, 'invalid_client'],
     [403, 'Forbidden', 'Echo refused the refresh (status 403)'],
   ])("Echo refusing it (%i) ends the session: refused, in Echo's words", async (status, body, message) => {
-    const answer = await grant(answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status }))).fetch)
+    const answer = await grant(
+      answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status })))
+        .fetch,
+    )
     expect(answer).toEqual({ kind: 'refused', error: new Error(message) })
   })
 
-  it("an answer of Echo's without an access token is refused too (SPEC §5's message)", async () => {
+  it("an answer of Echo's without an access token is refused too, with the message the specification gives", async () => {
     const answer = await grant(answering(() => Response.json({ token_type: 'Bearer' })).fetch)
     expect(answer).toEqual({ kind: 'refused', error: new Error('Silent renew did not yield a new access token') })
   })
 
-  it.each([500, 502, 503, 504, 429, 408])('a %i says nothing about the refresh token: unreachable, tried again', async (status) => {
-    const answer = await grant(answering(() => Response.json({ error: 'temporarily_unavailable' }, { status })).fetch)
-    expect(answer).toEqual({ kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) })
-  })
+  it.each([500, 502, 503, 504, 429, 408])(
+    'a %i says nothing about the refresh token: unreachable, tried again',
+    async (status) => {
+      const answer = await grant(answering(() => Response.json({ error: 'temporarily_unavailable' }, { status })).fetch)
+      expect(answer).toEqual({ kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) })
+    },
+  )
 
   it("a 200 that is not Echo's JSON (a captive portal's page) is unreachable, not a refusal", async () => {
-    const answer = await grant(answering(() => new Response('<html>Sign in to the hotel Wi-Fi</html>', { status: 200 })).fetch)
+    const answer = await grant(
+      answering(() => new Response('<html>Sign in to the hotel Wi-Fi</html>', { status: 200 })).fetch,
+    )
     expect(answer.kind).toBe('unreachable')
   })
 
   it('offline, a reset, or the page going away (the fetch rejects): unreachable', async () => {
     const offline = await grant(() => Promise.reject(new TypeError('Failed to fetch')))
     expect(offline).toEqual({ kind: 'unreachable', error: new Error('TypeError: Failed to fetch') })
-    const cutMidBody = await grant(answering(() => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }))).fetch)
+    const cutMidBody = await grant(
+      answering(() => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) })))
+        .fetch,
+    )
     expect(cutMidBody.kind).toBe('unreachable')
   })
 
   it('given up through its signal (the late-answer limit): unreachable, saying so', async () => {
     const controller = new AbortController()
     const hung = (_input: RequestInfo | URL, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+      new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      )
     const pending = grant(hung, controller.signal)
     controller.abort()
-    expect(await pending).toEqual({ kind: 'unreachable', error: new Error('Echo did not answer the token request in time') })
+    expect(await pending).toEqual({
+      kind: 'unreachable',
+      error: new Error('Echo did not answer the token request in time'),
+    })
   })
 
   it('never throws, even when the fetch throws before it returns a promise', async () => {
     const throwing = () => {
       throw new TypeError('Failed to construct Request')
     }
-    await expect(grant(throwing)).resolves.toEqual({ kind: 'unreachable', error: new Error('TypeError: Failed to construct Request') })
+    await expect(grant(throwing)).resolves.toEqual({
+      kind: 'unreachable',
+      error: new Error('TypeError: Failed to construct Request'),
+    })
   })
 })

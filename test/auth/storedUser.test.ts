@@ -2,10 +2,34 @@ import fc from 'fast-check'
 import { User } from 'oidc-client-ts'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { expiresAtMs, isNewer, isOwnSignInState, newestUser, readStoredUser, removeSignInStates, takeStoredUser, userFromStorageString } from '../../src/auth/storedUser'
+import {
+  expiresAtMs,
+  isNewer,
+  isOwnSignInState,
+  newestUser,
+  readStoredUser,
+  removeSignInStates,
+  takeStoredUser,
+  toStorageString,
+  userFromStorageString,
+  type StoredUser,
+} from '../../src/auth/storedUser'
 
-const user = (accessToken: string, expiresAt: number) =>
-  new User({ access_token: accessToken, token_type: 'Bearer', profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0 }, expires_at: expiresAt })
+const user = (accessToken: string, expiresAt: number): StoredUser => ({
+  access_token: accessToken,
+  token_type: 'Bearer',
+  profile: { sub: 'u1' },
+  expires_at: expiresAt,
+})
+
+/** What oidc-client-ts's own `User` writes (its `UserManager`, Echo's React SDK), for a user like `user(...)`. */
+const writtenByOidcClientTs = (accessToken: string, expiresAt: number) =>
+  new User({
+    access_token: accessToken,
+    token_type: 'Bearer',
+    profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0 },
+    expires_at: expiresAt,
+  }).toStorageString()
 
 function memoryStorage(entries: Record<string, string> = {}): Storage {
   const items = new Map(Object.entries(entries))
@@ -41,10 +65,25 @@ function removedByAnotherTab(storage: Storage, key: string, nth: number): Storag
 
 describe('stored users', () => {
   it('reads the user oidc-client-ts stored, and nothing from a value that cannot be read', () => {
-    const storage = memoryStorage({ good: user('t1', 100).toStorageString(), bad: '{not json' })
+    const storage = memoryStorage({ good: writtenByOidcClientTs('t1', 100), bad: '{not json' })
     expect(readStoredUser(storage, 'good')?.access_token).toBe('t1')
     expect(readStoredUser(storage, 'bad')).toBeNull()
     expect(readStoredUser(storage, 'missing')).toBeNull()
+  })
+
+  it("writes what oidc-client-ts's User reads back as the same user, field for field", () => {
+    const stored: StoredUser = {
+      access_token: 'a1',
+      refresh_token: 'r1',
+      token_type: 'Bearer',
+      scope: 'llm:invoke offline_access',
+      profile: { sub: 'u1', name: 'Ada' },
+      expires_at: 1_900_000_000,
+    }
+    const read = User.fromStorageString(toStorageString(stored))
+    expect({ ...read }).toMatchObject(stored)
+    // oidc-client-ts writes a missing session_state as null.
+    expect(JSON.parse(read.toStorageString())).toEqual({ ...JSON.parse(toStorageString(stored)), session_state: null })
   })
 
   it('the newest user is the one whose tokens expire last', () => {
@@ -68,7 +107,10 @@ describe('stored users', () => {
   })
 
   it("a sign-in answer is this app's only if this app stored its state", () => {
-    const storage = memoryStorage({ 'oidc.s1': JSON.stringify({ id: 's1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }), 'oidc.s2': JSON.stringify({ id: 's2', client_id: 'other' }) })
+    const storage = memoryStorage({
+      'oidc.s1': JSON.stringify({ id: 's1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      'oidc.s2': JSON.stringify({ id: 's2', client_id: 'other' }),
+    })
     expect(isOwnSignInState(storage, 's1', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(true)
     expect(isOwnSignInState(storage, 's2', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(false)
     expect(isOwnSignInState(storage, 's3', '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).toBe(false)
@@ -76,12 +118,25 @@ describe('stored users', () => {
 })
 
 /** What a usable user is: a token, a profile subject, an expiry that reads as a number. */
-function isUsable(user: User): boolean {
-  return typeof user.access_token === 'string' && user.access_token !== '' && typeof user.profile.sub === 'string' && user.profile.sub !== '' && Number.isFinite(expiresAtMs(user))
+function isUsable(user: StoredUser): boolean {
+  return (
+    typeof user.access_token === 'string' &&
+    user.access_token !== '' &&
+    typeof user.profile.sub === 'string' &&
+    user.profile.sub !== '' &&
+    Number.isFinite(expiresAtMs(user))
+  )
 }
 
 describe('what storage and other tabs hand over is checked', () => {
-  const stored = { access_token: 'a1', refresh_token: 'r1', token_type: 'Bearer', scope: 'llm:invoke', profile: { sub: 'u1' }, expires_at: 1_900_000_000 }
+  const stored = {
+    access_token: 'a1',
+    refresh_token: 'r1',
+    token_type: 'Bearer',
+    scope: 'llm:invoke',
+    profile: { sub: 'u1' },
+    expires_at: 1_900_000_000,
+  }
 
   it('takes a complete user, and nothing from one without a token, a profile subject or a text refresh token', () => {
     expect(userFromStorageString(JSON.stringify(stored))?.access_token).toBe('a1')
@@ -95,7 +150,10 @@ describe('what storage and other tabs hand over is checked', () => {
     ]) {
       expect(userFromStorageString(JSON.stringify(broken))).toBeNull()
     }
-    expect(userFromStorageString(JSON.stringify({ ...stored, refresh_token: null }))?.refresh_token).toBeNull()
+    // A user with no refresh token (null, as oidc-client-ts writes it) is still a user, without one.
+    const withoutRefresh = userFromStorageString(JSON.stringify({ ...stored, refresh_token: null }))
+    expect(withoutRefresh?.access_token).toBe('a1')
+    expect(withoutRefresh?.refresh_token).toBeUndefined()
   })
 
   it('takes nothing that is not text, even a value that reads as a user once turned into text', () => {
@@ -121,7 +179,11 @@ describe('what storage and other tabs hand over is checked', () => {
       {
         access_token: fc.oneof(fc.string(), fc.constant(undefined), fc.integer()),
         refresh_token: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
-        profile: fc.oneof(fc.record({ sub: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }), fc.constant(null), fc.string()),
+        profile: fc.oneof(
+          fc.record({ sub: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }),
+          fc.constant(null),
+          fc.string(),
+        ),
         expires_at: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
       },
       { requiredKeys: [] },
@@ -151,19 +213,29 @@ describe('what storage and other tabs hand over is checked', () => {
     )
   })
 
-  it('removes the sign-in states this app left, and only those', () => {
+  it("removes the sign-in states this app left, and any app's older than 15 minutes or unreadable, as oidc-client-ts's clean-up does", () => {
+    const now = 1_800_000_000_000
     const storage = memoryStorage({
-      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code_verifier: 'v1' }),
-      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code_verifier: 'v2' }),
-      'oidc.theirs': JSON.stringify({ id: 'theirs', client_id: 'other' }),
+      'oidc.ours-1': JSON.stringify({
+        id: 'ours-1',
+        client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+        code_verifier: 'v1',
+        created: now / 1000,
+      }),
+      'oidc.ours-2': JSON.stringify({
+        id: 'ours-2',
+        client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+        code_verifier: 'v2',
+      }),
+      'oidc.theirs': JSON.stringify({ id: 'theirs', client_id: 'other', created: now / 1000 - 60 }),
+      'oidc.theirs-stale': JSON.stringify({ id: 'theirs-stale', client_id: 'other', created: now / 1000 - 15 * 60 }),
       'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50': JSON.stringify(stored),
       'oidc.unreadable': '{',
       unrelated: JSON.stringify({ client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
     })
-    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
+    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', now)
     expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual([
       'oidc.theirs',
-      'oidc.unreadable',
       'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
       'unrelated',
     ])
@@ -171,8 +243,10 @@ describe('what storage and other tabs hand over is checked', () => {
 
   it('never takes the stored user for a sign-in state, whatever its JSON holds', () => {
     const userKey = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
-    const storage = memoryStorage({ [userKey]: JSON.stringify({ ...stored, client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }) })
-    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
+    const storage = memoryStorage({
+      [userKey]: JSON.stringify({ ...stored, client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+    })
+    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', Date.now())
     expect(storage.getItem(userKey)).not.toBeNull()
   })
 
@@ -182,7 +256,11 @@ describe('what storage and other tabs hand over is checked', () => {
       'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
     })
     // The second look at the length still counts 'oidc.ours-2'; by the time its key is read, it is gone.
-    removeSignInStates(removedByAnotherTab(storage, 'oidc.ours-2', 2), '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')
+    removeSignInStates(
+      removedByAnotherTab(storage, 'oidc.ours-2', 2),
+      '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+      Date.now(),
+    )
     expect(storage.length).toBe(0)
   })
 })
@@ -190,7 +268,7 @@ describe('what storage and other tabs hand over is checked', () => {
 describe('the stored user at start-up', () => {
   const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
   const ownKey = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
-  const session = user('t1', 1_900_000_000).toStorageString()
+  const session = writtenByOidcClientTs('t1', 1_900_000_000)
 
   function startUp(storage: Storage) {
     const warnings: string[] = []
@@ -203,7 +281,9 @@ describe('the stored user at start-up', () => {
   })
 
   it("takes this app's stored user, and says nothing", () => {
-    const { taken, warnings } = startUp(memoryStorage({ [ownKey]: session, 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session }))
+    const { taken, warnings } = startUp(
+      memoryStorage({ [ownKey]: session, 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session }),
+    )
     expect(taken?.access_token).toBe('t1')
     expect(warnings).toEqual([])
   })
@@ -227,17 +307,25 @@ describe('the stored user at start-up', () => {
   })
 
   it('says nothing when no session is stored for anyone, sign-in states and other keys aside', () => {
-    const storage = memoryStorage({ 'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }), unrelated: 'x' })
+    const storage = memoryStorage({
+      'oidc.some-state': JSON.stringify({ id: 'some-state', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      unrelated: 'x',
+    })
     expect(startUp(storage).warnings).toEqual([])
   })
 
   it('in production, says nothing about the sessions of other apps', () => {
     vi.stubEnv('NODE_ENV', 'production')
-    expect(startUp(memoryStorage({ 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session })).warnings).toEqual([])
+    expect(
+      startUp(memoryStorage({ 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53': session })).warnings,
+    ).toEqual([])
   })
 
   it('skips a session another tab removes while it looks, and points out the rest', () => {
-    const storage = memoryStorage({ 'oidc.user:https://echo.test:app-a': session, 'oidc.user:https://echo.test:app-b': session })
+    const storage = memoryStorage({
+      'oidc.user:https://echo.test:app-a': session,
+      'oidc.user:https://echo.test:app-b': session,
+    })
     const { warnings } = startUp(removedByAnotherTab(storage, 'oidc.user:https://echo.test:app-b', 2))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('holds a session for https://echo.test:app-a.')
@@ -247,7 +335,12 @@ describe('the stored user at start-up', () => {
 describe('the stored user at start-up', () => {
   const config = { apiUrl: 'https://echo.test', appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }
   const own = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
-  const usable = JSON.stringify({ access_token: 'a1', refresh_token: 'r1', profile: { sub: 'u1' }, expires_at: 1_900_000_000 })
+  const usable = JSON.stringify({
+    access_token: 'a1',
+    refresh_token: 'r1',
+    profile: { sub: 'u1' },
+    expires_at: 1_900_000_000,
+  })
   const start = (entries: Record<string, string>) => {
     const storage = memoryStorage(entries)
     const warnings: string[] = []

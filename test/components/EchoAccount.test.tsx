@@ -87,8 +87,14 @@ describe('EchoAccount', () => {
     elsewhere.focus()
     act(() => void store.dispatch(insufficientFundsDetected()))
     expect(button.getAttribute('aria-expanded')).toBe('true')
-    expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe('You are out of credits. Add credits to keep going.')
-    await waitFor(() => expect(announced()).toBe('You are out of credits. Add credits to keep going. Your Echo account is open to add credits.'))
+    expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe(
+      'You are out of credits. Add credits to keep going.',
+    )
+    await waitFor(() =>
+      expect(announced()).toBe(
+        'You are out of credits. Add credits to keep going. Your Echo account is open to add credits.',
+      ),
+    )
     expect(document.activeElement).toBe(elsewhere)
   })
 
@@ -104,7 +110,11 @@ describe('EchoAccount', () => {
     )
     await screen.findAllByRole('button', { name: 'Echo credits $12.50' })
     act(() => void store.dispatch(insufficientFundsDetected()))
-    await waitFor(() => expect(announced()).toBe('You are out of credits. Add credits to keep going. Your Echo account is open to add credits.'))
+    await waitFor(() =>
+      expect(announced()).toBe(
+        'You are out of credits. Add credits to keep going. Your Echo account is open to add credits.',
+      ),
+    )
     const ids = [...document.querySelectorAll('[id]')].map((element) => element.id)
     expect(new Set(ids).size).toBe(ids.length)
     // The balance in the panels is not a live region: one change is not said once per copy.
@@ -130,7 +140,11 @@ describe('EchoAccount', () => {
 
   it('a failed top-up shows when it happens, and no more once the panel is opened again', async () => {
     const { button } = await signedInAccount()
-    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'Stripe is down' }, { status: 502 })))
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, () =>
+        HttpResponse.json({ message: 'Stripe is down' }, { status: 502 }),
+      ),
+    )
     await userEvent.click(button)
     await userEvent.click(screen.getByRole('button', { name: 'Add credits' }))
     expect(await screen.findByText('Stripe is down while creating payment link')).toBeDefined()
@@ -151,7 +165,16 @@ describe('EchoAccount', () => {
   it('the session ending while the focus is on the account button: the focus moves to Sign in, and the end is said', async () => {
     const { store, button } = await signedInAccount()
     button.focus()
-    act(() => void store.dispatch(signedOut({ code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' })))
+    act(
+      () =>
+        void store.dispatch(
+          signedOut({
+            code: 'UNKNOWN_ERROR',
+            reason: 'session-ended',
+            message: 'Your session has ended. Sign in again.',
+          }),
+        ),
+    )
     const signIn = await screen.findByRole('button', { name: 'Sign in' })
     expect(document.activeElement).toBe(signIn)
     await waitFor(() => expect(announced()).toBe('Your session has ended. Sign in again.'))
@@ -170,7 +193,11 @@ describe('EchoAccount', () => {
   it('while the session cannot reach Echo, the button says Reconnecting… beside the credit; the user stays signed in, with no error', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const { store } = await signedInAccount()
-    server.use(http.post(`${ECHO}/api/oauth/token`, () => HttpResponse.json({ message: 'Service Unavailable' }, { status: 503 })))
+    server.use(
+      http.post(`${ECHO}/api/oauth/token`, () =>
+        HttpResponse.json({ message: 'Service Unavailable' }, { status: 503 }),
+      ),
+    )
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 16 * 60_000)
     await act(() =>

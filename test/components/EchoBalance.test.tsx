@@ -25,13 +25,35 @@ describe('EchoBalance', () => {
   })
 
   it('formats US dollars with two decimals, and anything that is not a number as —', () => {
-    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5), formatUsd(-0.02), formatUsd(1_234_567.891)]).toEqual(['$12.35', '$0.00', '$1,234.50', '-$0.02', '$1,234,567.89'])
-    expect([formatUsd(Number.NaN), formatUsd(Infinity), formatUsd(null), formatUsd('12' as never)]).toEqual(['—', '—', '—', '—'])
+    expect([formatUsd(12.345), formatUsd(0), formatUsd(1234.5), formatUsd(-0.02), formatUsd(1_234_567.891)]).toEqual([
+      '$12.35',
+      '$0.00',
+      '$1,234.50',
+      '-$0.02',
+      '$1,234,567.89',
+    ])
+    expect([formatUsd(Number.NaN), formatUsd(Infinity), formatUsd(null), formatUsd('12' as never)]).toEqual([
+      '—',
+      '—',
+      '—',
+      '—',
+    ])
   })
 
   it('never shows an amount under a cent as $0.00: two significant digits, or < $0.01 where space is short', () => {
-    expect([formatUsd(0.0031), formatUsd(0.00000315), formatUsd(0.005), formatUsd(-0.0031), formatUsd(0.000000001)]).toEqual(['$0.0031', '$0.0000031', '$0.005', '-$0.0031', '< $0.00000001'])
-    expect([formatUsd(0.0031, { short: true }), formatUsd(-0.0031, { short: true }), formatUsd(0, { short: true }), formatUsd(2.5, { short: true })]).toEqual(['< $0.01', '> -$0.01', '$0.00', '$2.50'])
+    expect([
+      formatUsd(0.0031),
+      formatUsd(0.00000315),
+      formatUsd(0.005),
+      formatUsd(-0.0031),
+      formatUsd(0.000000001),
+    ]).toEqual(['$0.0031', '$0.0000031', '$0.005', '-$0.0031', '< $0.00000001'])
+    expect([
+      formatUsd(0.0031, { short: true }),
+      formatUsd(-0.0031, { short: true }),
+      formatUsd(0, { short: true }),
+      formatUsd(2.5, { short: true }),
+    ]).toEqual(['< $0.01', '> -$0.01', '$0.00', '$2.50'])
   })
 
   it('a balance that is down to fractions of a cent (Echo serves calls while more than $0.0001 is left) shows what is left', async () => {
@@ -88,7 +110,8 @@ describe('EchoBalance', () => {
     await screen.findByText('some')
     await expect.poll(() => container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('—')
     expect(screen.getByText('My app')).toBeDefined()
-    if (container.querySelector('[data-echo-balance-free]') !== null) expect(container.querySelector('[data-echo-balance-free]')?.textContent).toBe(' Free tier —')
+    if (container.querySelector('[data-echo-balance-free]') !== null)
+      expect(container.querySelector('[data-echo-balance-free]')?.textContent).toBe(' Free tier —')
     // Nothing in an odd answer counts as credit: the out-of-credits offer stays.
     expect(screen.getAllByText('You are out of credits. Add credits to keep going.').length).toBeGreaterThan(0)
   })
@@ -98,7 +121,9 @@ describe('EchoBalance', () => {
     server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'Internal' }, { status: 500 })))
     seedEchoSession({ appId: CONFIG.appId, apiUrl: ECHO })
     const { container } = renderWithEcho(<EchoBalance />)
-    await expect.poll(() => container.querySelector('[data-echo-balance-paid]')?.textContent).toBe('Balance unavailable')
+    await expect
+      .poll(() => container.querySelector('[data-echo-balance-paid]')?.textContent)
+      .toBe('Balance unavailable')
     expect(container.querySelector('[data-echo-balance]')?.getAttribute('data-echo-balance')).toBe('failed')
   })
 })

@@ -58,7 +58,8 @@ describe('EchoProvider', () => {
     await waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
     expect(onError.mock.calls[0]![0]).toMatchObject({
       name: 'EchoError',
-      message: 'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own) while starting sign-in',
+      message:
+        'Sign-in needs localStorage, which this browser blocks for this page (allow this site to store data, or open the app in a tab of its own) while starting sign-in',
     })
     expect(navigate).not.toHaveBeenCalled()
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false)
@@ -103,7 +104,10 @@ describe('EchoProvider', () => {
   it('works with a host store set up with echoReducers and echoMiddleware', async () => {
     serveEcho()
     await signInThroughEcho()
-    const store = configureStore({ reducer: { ...echoReducers }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })
+    const store = configureStore({
+      reducer: { ...echoReducers },
+      middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware),
+    })
     renderWithEcho(<Status />, { store })
     expect(screen.getByText('authenticated:Ada Lovelace')).toBeDefined()
     expect(store.getState().echo.auth.status).toBe('authenticated')
@@ -112,18 +116,25 @@ describe('EchoProvider', () => {
   it('refuses a host store without the echo reducers, naming them', () => {
     quietly()
     const store = configureStore({ reducer: { todos: (state: string[] = []) => state } })
-    expect(() => renderWithEcho(<Status />, { store: store as never })).toThrow(/this store has no echo reducers\. Add them/)
+    expect(() => renderWithEcho(<Status />, { store: store as never })).toThrow(
+      /this store has no echo reducers\. Add them/,
+    )
   })
 
   it('refuses a host store without echoMiddleware, naming it', () => {
     quietly()
-    const store = configureStore({ reducer: echoReducers, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoApi.middleware) })
+    const store = configureStore({
+      reducer: echoReducers,
+      middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoApi.middleware),
+    })
     expect(() => renderWithEcho(<Status />, { store })).toThrow(/this store has no echoMiddleware\. Add it/)
   })
 
   it('refuses a config without an appId at once, naming the field', () => {
     quietly()
-    expect(() => renderWithEcho(<Status />, { config: { appId: '' } })).toThrow('EchoConfig.appId is required: pass your app\'s id from the Echo dashboard (got "")')
+    expect(() => renderWithEcho(<Status />, { config: { appId: '' } })).toThrow(
+      'EchoConfig.appId is required: pass your app\'s id from the Echo dashboard (got "")',
+    )
   })
 
   it('reports a config changed after mount instead of building a second session', () => {
@@ -159,7 +170,9 @@ describe('EchoProvider', () => {
             <Status />
           </EchoProvider>,
         ),
-      ).toThrow(/^echo-rtk: <EchoProvider> config changed after mount \(\["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50".*\] -> \["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52".*\]\)$/)
+      ).toThrow(
+        /^echo-rtk: <EchoProvider> config changed after mount \(\["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50".*\] -> \["2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52".*\]\)$/,
+      )
     } finally {
       vi.unstubAllEnvs()
     }

@@ -45,7 +45,9 @@ describe('EchoSignIn', () => {
 
   it('once signed in shows Signed in as and the name', async () => {
     await signedInAs({ sub: 'u1', email: 'ada@example.com', name: 'Ada Lovelace' })
-    expect(screen.getByText('Signed in as Ada Lovelace', { exact: false }).textContent).toBe(' Signed in as Ada Lovelace')
+    expect(screen.getByText('Signed in as Ada Lovelace', { exact: false }).textContent).toBe(
+      ' Signed in as Ada Lovelace',
+    )
     expect(screen.queryByRole('button')).toBeNull()
   })
 
@@ -75,7 +77,12 @@ describe('EchoSignIn', () => {
     await screen.findByText(/Signed in as Ada Lovelace/)
     await act(() => Promise.resolve())
     expect(onSuccess).toHaveBeenCalledTimes(1)
-    expect(onSuccess).toHaveBeenCalledWith({ id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace', picture: null })
+    expect(onSuccess).toHaveBeenCalledWith({
+      id: 'user-1',
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      picture: null,
+    })
     expect(codeExchanges(echo)).toHaveLength(1)
   })
 

@@ -39,7 +39,12 @@ afterEach(() => {
 
 // What the user reads when an answer fails, as the README's recipe says it (the AI SDK's own
 // default is "An error occurred." for every failure, a 402 included).
-const saysWhy = (error: unknown) => (isInsufficientFunds(error) ? 'You are out of credits: add some to keep chatting.' : error instanceof Error ? error.message : String(error))
+const saysWhy = (error: unknown) =>
+  isInsufficientFunds(error)
+    ? 'You are out of credits: add some to keep chatting.'
+    : error instanceof Error
+      ? error.message
+      : String(error)
 
 // The transport as documented, for each major with its own types (the cast is only for this
 // repository's exactOptionalPropertyTypes: streamText takes an `abortSignal` that may be undefined).
@@ -47,22 +52,40 @@ function transport5(model: ai5.LanguageModel): ai5.ChatTransport<ai5.UIMessage> 
   return {
     // AI SDK 5's convertToModelMessages is synchronous; awaiting it lets one snippet serve 5, 6 and 7.
     sendMessages: async ({ messages, abortSignal }) =>
-      // eslint-disable-next-line @typescript-eslint/await-thenable
-      ai5.streamText({ model, messages: await ai5.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
+      ai5
+        .streamText({
+          model,
+          // eslint-disable-next-line @typescript-eslint/await-thenable
+          messages: await ai5.convertToModelMessages(messages),
+          abortSignal: abortSignal as AbortSignal,
+        })
+        .toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
 function transport6(model: ai6.LanguageModel): ai6.ChatTransport<ai6.UIMessage> {
   return {
     sendMessages: async ({ messages, abortSignal }) =>
-      ai6.streamText({ model, messages: await ai6.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
+      ai6
+        .streamText({
+          model,
+          messages: await ai6.convertToModelMessages(messages),
+          abortSignal: abortSignal as AbortSignal,
+        })
+        .toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
 function transport7(model: ai7.LanguageModel): ai7.ChatTransport<ai7.UIMessage> {
   return {
     sendMessages: async ({ messages, abortSignal }) =>
-      ai7.streamText({ model, messages: await ai7.convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream({ onError: saysWhy }),
+      ai7
+        .streamText({
+          model,
+          messages: await ai7.convertToModelMessages(messages),
+          abortSignal: abortSignal as AbortSignal,
+        })
+        .toUIMessageStream({ onError: saysWhy }),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
@@ -139,10 +162,16 @@ describe('useChat with the model in the browser, on every AI SDK in use', () => 
         [1, 'second', 'And how do I get more?'],
       ] as const) {
         act(() => screen.getByRole('button', { name: button }).click())
-        await waitFor(() => expect(screen.getAllByRole('listitem', { name: 'assistant' })[turn]?.textContent).toContain(question), { timeout: 10_000 })
+        await waitFor(
+          () => expect(screen.getAllByRole('listitem', { name: 'assistant' })[turn]?.textContent).toContain(question),
+          { timeout: 10_000 },
+        )
         await waitFor(() => expect(conversation.getAttribute('aria-busy')).toBe('false'))
       }
-      expect(screen.getAllByRole('listitem', { name: 'user' }).map((item) => item.textContent)).toEqual(['What are Echo credits?', 'And how do I get more?'])
+      expect(screen.getAllByRole('listitem', { name: 'user' }).map((item) => item.textContent)).toEqual([
+        'What are Echo credits?',
+        'And how do I get more?',
+      ])
     },
     30_000,
   )
@@ -157,7 +186,9 @@ describe('useChat with the model in the browser, on every AI SDK in use', () => 
         </EchoProvider>,
       )
       act(() => screen.getByRole('button', { name: 'first' }).click())
-      expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe('You are out of credits: add some to keep chatting.')
+      expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe(
+        'You are out of credits: add some to keep chatting.',
+      )
     },
     30_000,
   )

@@ -44,7 +44,13 @@ async function signedInByEchosSdk() {
     refresh_token: tokens.refresh_token,
     token_type: 'Bearer',
     scope: tokens.scope,
-    profile: { sub: dev.testUser.id, email: dev.testUser.email, email_verified: true, name: dev.testUser.name, preferred_username: 'test' } as User['profile'],
+    profile: {
+      sub: dev.testUser.id,
+      email: dev.testUser.email,
+      email_verified: true,
+      name: dev.testUser.name,
+      preferred_username: 'test',
+    } as User['profile'],
     expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in,
   })
   window.localStorage.setItem(`oidc.user:${dev.apiUrl}:${dev.appId}`, user.toStorageString())
@@ -67,7 +73,15 @@ function Header() {
 function TopUpButton() {
   const { openCheckout } = useEcho()
   return (
-    <button type="button" onClick={() => void openCheckout(5, { checkoutIn: 'this-tab', navigate: (url) => window.dispatchEvent(new CustomEvent('checkout', { detail: url })) })}>
+    <button
+      type="button"
+      onClick={() =>
+        void openCheckout(5, {
+          checkoutIn: 'this-tab',
+          navigate: (url) => window.dispatchEvent(new CustomEvent('checkout', { detail: url })),
+        })
+      }
+    >
       Buy $5
     </button>
   )
@@ -78,8 +92,12 @@ function browserChat(model: LanguageModel): ChatTransport<UIMessage> {
   return {
     sendMessages: async ({ messages, abortSignal }) =>
       // AI SDK 5's convertToModelMessages is synchronous; the guide awaits it so one snippet serves 5, 6 and 7.
-      // eslint-disable-next-line @typescript-eslint/await-thenable
-      streamText({ model, messages: await convertToModelMessages(messages), abortSignal: abortSignal as AbortSignal }).toUIMessageStream(),
+            streamText({
+        model,
+        // eslint-disable-next-line @typescript-eslint/await-thenable
+        messages: await convertToModelMessages(messages),
+        abortSignal: abortSignal as AbortSignal,
+      }).toUIMessageStream(),
     reconnectToStream: () => Promise.resolve(null),
   }
 }
@@ -151,7 +169,15 @@ describe("an app written against Echo's React SDK, ported as the guide says", ()
     await signedInByEchosSdk()
     render(<PortedApp />)
     await userEvent.click(await screen.findByRole('button', { name: 'Send' }))
-    await waitFor(() => expect(document.querySelector('[data-role="assistant"]')?.textContent).toContain('Hello from the ported app'), { timeout: 10_000 })
-    expect(seen.filter((request) => request.url.startsWith(dev.routerUrl)).map((request) => request.authorization?.startsWith('Bearer ey'))).toEqual([true])
+    await waitFor(
+      () =>
+        expect(document.querySelector('[data-role="assistant"]')?.textContent).toContain('Hello from the ported app'),
+      { timeout: 10_000 },
+    )
+    expect(
+      seen
+        .filter((request) => request.url.startsWith(dev.routerUrl))
+        .map((request) => request.authorization?.startsWith('Bearer ey')),
+    ).toEqual([true])
   })
 })

@@ -16,7 +16,12 @@ import { isInsufficientFunds, useEcho, useEchoFetch, useEchoModelProvider } from
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance } from '../dev-server/devServerClient'
 import { DEV_SERVER_START_MS, startDevServerProcess } from '../support/devServerProcess'
-import { devServerWrapper, recordDevServer, storeDevServerSession, type SeenByDevServer } from '../support/devServerSession'
+import {
+  devServerWrapper,
+  recordDevServer,
+  storeDevServerSession,
+  type SeenByDevServer,
+} from '../support/devServerSession'
 
 let dev: RunningDevServer
 let seen: SeenByDevServer[]
@@ -67,20 +72,32 @@ describe('the AI SDK, through useEchoModelProvider', () => {
     expect(pieces.length).toBeGreaterThan(1)
     const { embedding } = await embed({ model: openai.embedding('text-embedding-3-small'), value: 'one' })
     expect(embedding.length).toBeGreaterThan(0)
-    const { embeddings } = await embedMany({ model: openai.embedding('text-embedding-3-small'), values: ['one', 'two', 'three'] })
+    const { embeddings } = await embedMany({
+      model: openai.embedding('text-embedding-3-small'),
+      values: ['one', 'two', 'three'],
+    })
     expect(embeddings).toHaveLength(3)
     const { images } = await generateImage({ model: openai.image('gpt-image-1'), prompt: 'A lighthouse', n: 1 })
     expect(images).toHaveLength(1)
-    expect(routerCalls().map((call) => call.url.slice(dev.routerUrl.length))).toEqual(['/responses', '/chat/completions', '/embeddings', '/embeddings', '/images/generations'])
+    expect(routerCalls().map((call) => call.url.slice(dev.routerUrl.length))).toEqual([
+      '/responses',
+      '/chat/completions',
+      '/embeddings',
+      '/embeddings',
+      '/images/generations',
+    ])
     expect(new Set(routerCalls().map((call) => call.authorization))).toEqual(new Set([`Bearer ${userToken}`]))
   })
 
   it('Anthropic: generateText and streamText', async () => {
     const { result } = await renderSession()
     const { anthropic } = result.current
-    expect((await generateText({ model: anthropic('claude-haiku-4-5'), prompt: 'Say hello' })).text.length).toBeGreaterThan(0)
+    expect(
+      (await generateText({ model: anthropic('claude-haiku-4-5'), prompt: 'Say hello' })).text.length,
+    ).toBeGreaterThan(0)
     let streamed = ''
-    for await (const piece of streamText({ model: anthropic('claude-haiku-4-5'), prompt: 'Tell a story' }).textStream) streamed += piece
+    for await (const piece of streamText({ model: anthropic('claude-haiku-4-5'), prompt: 'Tell a story' }).textStream)
+      streamed += piece
     expect(streamed.length).toBeGreaterThan(0)
     expect(routerCalls().map((call) => [call.url.slice(dev.routerUrl.length), call.authorization])).toEqual([
       ['/messages', `Bearer ${userToken}`],
@@ -91,9 +108,15 @@ describe('the AI SDK, through useEchoModelProvider', () => {
   it('Google: generateText, embed (one :embedContent) and embedMany (:batchEmbedContents)', async () => {
     const { result } = await renderSession()
     const { google } = result.current
-    expect((await generateText({ model: google('gemini-2.5-flash'), prompt: 'Say hello' })).text.length).toBeGreaterThan(0)
-    expect((await embed({ model: google.embedding('gemini-embedding-001'), value: 'one' })).embedding.length).toBeGreaterThan(0)
-    expect((await embedMany({ model: google.embedding('gemini-embedding-001'), values: ['one', 'two'] })).embeddings).toHaveLength(2)
+    expect(
+      (await generateText({ model: google('gemini-2.5-flash'), prompt: 'Say hello' })).text.length,
+    ).toBeGreaterThan(0)
+    expect(
+      (await embed({ model: google.embedding('gemini-embedding-001'), value: 'one' })).embedding.length,
+    ).toBeGreaterThan(0)
+    expect(
+      (await embedMany({ model: google.embedding('gemini-embedding-001'), values: ['one', 'two'] })).embeddings,
+    ).toHaveLength(2)
     expect(routerCalls().map((call) => call.url.slice(dev.routerUrl.length))).toEqual([
       '/models/gemini-2.5-flash:generateContent',
       '/models/gemini-embedding-001:embedContent',
@@ -104,7 +127,11 @@ describe('the AI SDK, through useEchoModelProvider', () => {
   it('a 402 reaches the AI SDK as its own APICallError with statusCode 402, and marks the user out of credits', async () => {
     const { result } = await renderSession()
     await setBalance(dev, 0, 0)
-    const failure: unknown = await generateText({ model: result.current.openai('gpt-4o-mini'), prompt: 'Hello', maxRetries: 0 }).catch((error: unknown) => error)
+    const failure: unknown = await generateText({
+      model: result.current.openai('gpt-4o-mini'),
+      prompt: 'Hello',
+      maxRetries: 0,
+    }).catch((error: unknown) => error)
     expect(failure).toMatchObject({ name: 'AI_APICallError', statusCode: 402 })
     expect(isInsufficientFunds(failure)).toBe(true)
     await waitFor(() => expect(result.current.echo.isInsufficientFunds).toBe(true))
@@ -114,19 +141,38 @@ describe('the AI SDK, through useEchoModelProvider', () => {
 describe('official clients, through useEchoFetch', () => {
   it("openai: a streamed chat with the user's token in place of the client's key", async () => {
     const { result } = await renderSession()
-    const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true })
-    const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true })
+    const openai = new OpenAI({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+    })
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    })
     let text = ''
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ''
     expect(text.length).toBeGreaterThan(0)
-    expect(routerCalls()).toEqual([{ method: 'POST', url: `${dev.routerUrl}/chat/completions`, authorization: `Bearer ${userToken}` }])
+    expect(routerCalls()).toEqual([
+      { method: 'POST', url: `${dev.routerUrl}/chat/completions`, authorization: `Bearer ${userToken}` },
+    ])
   })
 
   it("openai: a 402 is the client's own APIError saying 402, and the user is marked out of credits", async () => {
     const { result } = await renderSession()
     await setBalance(dev, 0, 0)
-    const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
-    const failure: unknown = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error)
+    const openai = new OpenAI({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    })
+    const failure: unknown = await openai.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(OpenAI.APIError)
     expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(402)
     expect(isInsufficientFunds(failure)).toBe(true)
@@ -135,20 +181,40 @@ describe('official clients, through useEchoFetch', () => {
 
   it('@anthropic-ai/sdk: a message', async () => {
     const { result } = await renderSession()
-    const anthropic = new Anthropic({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true })
-    const message = await anthropic.messages.create({ model: 'claude-haiku-4-5', max_tokens: 200, messages: [{ role: 'user', content: 'Hi' }] })
+    const anthropic = new Anthropic({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+    })
+    const message = await anthropic.messages.create({
+      model: 'claude-haiku-4-5',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Hi' }],
+    })
     expect(message.content[0]?.type).toBe('text')
-    expect(routerCalls()).toEqual([{ method: 'POST', url: `${dev.routerUrl}/v1/messages`, authorization: `Bearer ${userToken}` }])
+    expect(routerCalls()).toEqual([
+      { method: 'POST', url: `${dev.routerUrl}/v1/messages`, authorization: `Bearer ${userToken}` },
+    ])
   })
 
   it('@google/genai: content, and a 402 as its ApiError with status 402', async () => {
     const { result } = await renderSession()
-    const ai = new GoogleGenAI({ apiKey: 'echo', httpOptions: { baseUrl: dev.routerUrl, apiVersion: 'v1beta', fetch: result.current.fetch } })
+    const ai = new GoogleGenAI({
+      apiKey: 'echo',
+      httpOptions: { baseUrl: dev.routerUrl, apiVersion: 'v1beta', fetch: result.current.fetch },
+    })
     const answer = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' })
     expect(answer.text?.length).toBeGreaterThan(0)
-    expect(routerCalls()[0]).toEqual({ method: 'POST', url: `${dev.routerUrl}/v1beta/models/gemini-2.5-flash:generateContent`, authorization: `Bearer ${userToken}` })
+    expect(routerCalls()[0]).toEqual({
+      method: 'POST',
+      url: `${dev.routerUrl}/v1beta/models/gemini-2.5-flash:generateContent`,
+      authorization: `Bearer ${userToken}`,
+    })
     await setBalance(dev, 0, 0)
-    const failure: unknown = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' }).catch((error: unknown) => error)
+    const failure: unknown = await ai.models
+      .generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' })
+      .catch((error: unknown) => error)
     expect(failure).toMatchObject({ status: 402 })
     expect(isInsufficientFunds(failure)).toBe(true)
   })
@@ -160,10 +226,22 @@ describe("the session's rules, whatever the client", () => {
     await storeDevServerSession(dev, { accessToken: 'no-longer-valid' })
     const tokenCallsBefore = count('/api/oauth/token')
     // Not waiting for the balance: its two calls join the burst of 401s.
-    const { result } = renderHook(() => ({ echo: useEcho(), fetch: useEchoFetch() }), { wrapper: devServerWrapper(dev) })
+    const { result } = renderHook(() => ({ echo: useEcho(), fetch: useEchoFetch() }), {
+      wrapper: devServerWrapper(dev),
+    })
     expect(result.current.echo.status).toBe('authenticated')
-    const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
-    const answers = await Promise.all(Array.from({ length: 5 }, () => openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })))
+    const openai = new OpenAI({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    })
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }),
+      ),
+    )
     expect(answers).toHaveLength(5)
     expect(count('/api/oauth/token') - tokenCallsBefore).toBe(1)
     expect(routerCalls().filter((call) => call.authorization === 'Bearer no-longer-valid').length).toBeGreaterThan(0)
@@ -175,7 +253,9 @@ describe("the session's rules, whatever the client", () => {
     const { result } = await renderSession()
     const freeBefore = result.current.echo.freeTierBalance?.userSpendInfo.amountLeft
     const balanceCallsBefore = count('/api/v1/balance')
-    await Promise.all(Array.from({ length: 3 }, () => generateText({ model: result.current.openai('gpt-4o-mini'), prompt: 'Hello' })))
+    await Promise.all(
+      Array.from({ length: 3 }, () => generateText({ model: result.current.openai('gpt-4o-mini'), prompt: 'Hello' })),
+    )
     await waitFor(() => expect(result.current.echo.freeTierBalance?.userSpendInfo.amountLeft).toBeLessThan(freeBefore!))
     expect(count('/api/v1/balance') - balanceCallsBefore).toBe(1)
   })
@@ -190,8 +270,19 @@ describe("the session's rules, whatever the client", () => {
           body: JSON.stringify({ echoAppId: dev.appId }),
         }).then((r) => r.json() as Promise<{ userSpendInfo: { amountSpent: number } }>)
       ).userSpendInfo.amountSpent
-    const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
-    const ask = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Tell a long story' }], max_tokens: 200, stream: true as const }
+    const openai = new OpenAI({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    })
+    const ask = {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user' as const, content: 'Tell a long story' }],
+      max_tokens: 200,
+      stream: true as const,
+    }
     let spent = await free()
     for await (const chunk of await openai.chat.completions.create(ask)) void chunk
     const whole = (await free()) - spent
@@ -210,18 +301,35 @@ describe("the session's rules, whatever the client", () => {
 
   it('nothing is sent while signed out: the call fails with Not authenticated', async () => {
     window.localStorage.clear()
-    const { result } = renderHook(() => ({ echo: useEcho(), fetch: useEchoFetch() }), { wrapper: devServerWrapper(dev) })
+    const { result } = renderHook(() => ({ echo: useEcho(), fetch: useEchoFetch() }), {
+      wrapper: devServerWrapper(dev),
+    })
     await waitFor(() => expect(result.current.echo.status).toBe('unauthenticated'))
-    const openai = new OpenAI({ apiKey: 'echo', baseURL: dev.routerUrl, fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
-    const failure: unknown = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error)
+    const openai = new OpenAI({
+      apiKey: 'echo',
+      baseURL: dev.routerUrl,
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    })
+    const failure: unknown = await openai.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error)
     expect(String((failure as { cause?: unknown }).cause)).toMatch(/Not authenticated/)
     expect(routerCalls()).toEqual([])
   })
 
   it('nothing is sent to a foreign origin: a client left on its default host is refused, naming it', async () => {
     const { result } = await renderSession()
-    const misconfigured = new OpenAI({ apiKey: 'echo', fetch: result.current.fetch, dangerouslyAllowBrowser: true, maxRetries: 0 })
-    const failure: unknown = await misconfigured.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error)
+    const misconfigured = new OpenAI({
+      apiKey: 'echo',
+      fetch: result.current.fetch,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    })
+    const failure: unknown = await misconfigured.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error)
     expect(String((failure as { cause?: unknown }).cause)).toContain(
       `Refusing to send the user's Echo token to https://api.openai.com: it goes only to ${dev.apiUrl} and ${dev.routerUrl}. Set your model client's baseURL to the Echo router`,
     )

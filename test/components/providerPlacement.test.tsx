@@ -152,12 +152,15 @@ describe("outside any <EchoProvider>, inside the app's own react-redux <Provider
 })
 
 describe('an appId that is no Echo app id', () => {
-  it.each(['my-echo-app', '60601628-cdb7-481e-8f7e-921981220348\n'])('%j is refused at the first render, naming the field, before anything is sent', (appId) => {
-    quietly()
-    const sent = vi.spyOn(globalThis, 'fetch')
-    expect(() => renderWithEcho(<Status label="app" />, { config: { ...CONFIG, appId } })).toThrow(
-      /^EchoConfig\.appId (must be your app's id from the Echo dashboard, a UUID|has spaces or a line break around it)/,
-    )
-    expect(sent).not.toHaveBeenCalled()
-  })
+  it.each(['my-echo-app', '60601628-cdb7-481e-8f7e-921981220348\n'])(
+    '%j is refused at the first render, naming the field, before anything is sent',
+    (appId) => {
+      quietly()
+      const sent = vi.spyOn(globalThis, 'fetch')
+      expect(() => renderWithEcho(<Status label="app" />, { config: { ...CONFIG, appId } })).toThrow(
+        /^EchoConfig\.appId (must be your app's id from the Echo dashboard, a UUID|has spaces or a line break around it)/,
+      )
+      expect(sent).not.toHaveBeenCalled()
+    },
+  )
 })

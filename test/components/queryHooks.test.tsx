@@ -1,7 +1,15 @@
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 
-import { EchoProvider, signOut, skipToken, useGetBalanceQuery, useGetFreeBalanceQuery, useGetUserQuery, type EchoStore } from 'echo-rtk'
+import {
+  EchoProvider,
+  signOut,
+  skipToken,
+  useGetBalanceQuery,
+  useGetFreeBalanceQuery,
+  useGetUserQuery,
+  type EchoStore,
+} from 'echo-rtk'
 import type { EchoHandlers } from 'echo-rtk/testing'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
@@ -14,7 +22,9 @@ function Account({ skip = false }: { skip?: boolean }) {
   const balance = useGetBalanceQuery(undefined, { skip })
   const free = useGetFreeBalanceQuery()
   const user = useGetUserQuery(skip ? skipToken : undefined)
-  const shown = [balance, free, user].map((query) => (query.isError ? 'error' : query.data === undefined ? 'none' : 'data'))
+  const shown = [balance, free, user].map((query) =>
+    query.isError ? 'error' : query.data === undefined ? 'none' : 'data',
+  )
   return <output>{shown.join(' ')}</output>
 }
 
@@ -26,7 +36,14 @@ async function signInElsewhere(store: EchoStore) {
   await signInThroughEcho()
   const key = Object.keys(window.localStorage).find((name) => name.startsWith('oidc.user:'))!
   act(() => {
-    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: null, newValue: window.localStorage.getItem(key), storageArea: window.localStorage }))
+    window.dispatchEvent(
+      new StorageEvent('storage', {
+        key,
+        oldValue: null,
+        newValue: window.localStorage.getItem(key),
+        storageArea: window.localStorage,
+      }),
+    )
   })
   expect(store.getState().echo.auth.status).toBe('authenticated')
 }

@@ -3,7 +3,9 @@ import { expectTypeOf, test } from 'vitest'
 import { useEcho, type Balance, type EchoUser, type ResolvedEchoConfig } from 'echo-rtk'
 
 test('status is a closed union, never any', () => {
-  expectTypeOf(useEcho).returns.toHaveProperty('status').toEqualTypeOf<'loading' | 'unauthenticated' | 'authenticated'>()
+  expectTypeOf(useEcho)
+    .returns.toHaveProperty('status')
+    .toEqualTypeOf<'loading' | 'unauthenticated' | 'authenticated'>()
 })
 
 test('what useEcho gives is typed to the wire', () => {

@@ -43,7 +43,12 @@ describe('useEcho in a provider', () => {
       balance: { balance: 12.5, currency: 'USD' },
       freeTierBalance: { userSpendInfo: { amountLeft: -1 } },
       isInsufficientFunds: false,
-      config: { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', scope: 'llm:invoke offline_access', baseRouterUrl: 'https://echo.router.merit.systems' },
+      config: {
+        appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+        apiUrl: 'https://echo.test',
+        scope: 'llm:invoke offline_access',
+        baseRouterUrl: 'https://echo.router.merit.systems',
+      },
     })
   })
 
@@ -55,12 +60,21 @@ describe('useEcho in a provider', () => {
   })
 
   it('a picture in userinfo is taken as it is; an account without one, or one that fails, leaves the picture out and the sign-in as it was', async () => {
-    const echo = serveEcho({ userinfo: { sub: 'user-1', name: 'Ada Lovelace', picture: 'https://idp.test/ada.jpg' }, account: { image: 'https://cdn.echo.test/ada.png' } })
+    const echo = serveEcho({
+      userinfo: { sub: 'user-1', name: 'Ada Lovelace', picture: 'https://idp.test/ada.jpg' },
+      account: { image: 'https://cdn.echo.test/ada.png' },
+    })
     const store = await signInThroughEcho()
     expect(store.getState().echo.auth.user?.picture).toBe('https://idp.test/ada.jpg')
-    echo.set({ userinfo: { sub: 'user-1', name: 'Ada Lovelace' }, failures: { user: { status: 500, body: { message: 'Down' } } } })
+    echo.set({
+      userinfo: { sub: 'user-1', name: 'Ada Lovelace' },
+      failures: { user: { status: 500, body: { message: 'Down' } } },
+    })
     const again = await signInThroughEcho()
-    expect(again.getState().echo.auth).toMatchObject({ status: 'authenticated', user: { name: 'Ada Lovelace', picture: null } })
+    expect(again.getState().echo.auth).toMatchObject({
+      status: 'authenticated',
+      user: { name: 'Ada Lovelace', picture: null },
+    })
   })
 
   it('createPaymentLink() never hands back a link the app should not follow (javascript:, plain http elsewhere)', async () => {
@@ -68,20 +82,34 @@ describe('useEcho in a provider', () => {
     const store = await signInThroughEcho()
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     for (const url of ['javascript:alert(1)', 'http://evil.example/pay', 'not a url']) {
-      server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url } })))
+      server.use(
+        http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url } })),
+      )
       await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({
         name: 'EchoError',
         message: `Refusing to open a payment link that is neither https nor on https://echo.test: ${url} while creating payment link`,
       })
     }
-    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ paymentLink: { id: 'x', url: 'https://echo.test/pay/1' } })))
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, () =>
+        HttpResponse.json({ paymentLink: { id: 'x', url: 'https://echo.test/pay/1' } }),
+      ),
+    )
     await expect(result.current.createPaymentLink(10)).resolves.toBe('https://echo.test/pay/1')
   })
 
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when signed out', async () => {
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(newStore()) })
-    await expect(result.current.refreshBalance()).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
-    await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
+    await expect(result.current.refreshBalance()).rejects.toMatchObject({
+      name: 'EchoError',
+      reason: 'not-authenticated',
+      message: 'Not authenticated',
+    })
+    await expect(result.current.createPaymentLink(10)).rejects.toMatchObject({
+      name: 'EchoError',
+      reason: 'not-authenticated',
+      message: 'Not authenticated',
+    })
   })
 
   it('createPaymentLink(amount) resolves to the URL, described as Echo Credits and returning to the page origin', async () => {
@@ -89,13 +117,19 @@ describe('useEcho in a provider', () => {
     const store = await signInThroughEcho()
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     await expect(result.current.createPaymentLink(15)).resolves.toBe('https://checkout.echo.test/link-1')
-    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ body }) => body)).toEqual([{ amount: 15, description: 'Echo Credits', successUrl: window.location.origin }])
+    expect(sentTo(echo, '/api/v1/stripe/payment-link').map(({ body }) => body)).toEqual([
+      { amount: 15, description: 'Echo Credits', successUrl: window.location.origin },
+    ])
   })
 
   it('error prefers the auth error, then the balance error, then the payment error', async () => {
     serveEcho()
     const store = await signInThroughEcho()
-    server.use(http.post(`${ECHO}/api/v1/stripe/payment-link`, () => HttpResponse.json({ message: 'card declined' }, { status: 400 })))
+    server.use(
+      http.post(`${ECHO}/api/v1/stripe/payment-link`, () =>
+        HttpResponse.json({ message: 'card declined' }, { status: 400 }),
+      ),
+    )
     const { result } = renderHook(() => useEcho(), { wrapper: inProvider(store) })
     await expect(result.current.createPaymentLink(5)).rejects.toMatchObject({
       message: '{"message":"card declined"} while creating payment link',
@@ -105,7 +139,9 @@ describe('useEcho in a provider', () => {
     server.use(http.get(`${ECHO}/api/v1/balance`, () => HttpResponse.json({ message: 'ledger down' }, { status: 503 })))
     await expect(result.current.refreshBalance()).rejects.toThrow('{"message":"ledger down"} while fetching balance')
     await waitFor(() => expect(result.current.error).toBe('ledger down while fetching balance'))
-    store.dispatch(signInFailed({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: 'Sign-in was refused: access_denied' }))
+    store.dispatch(
+      signInFailed({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: 'Sign-in was refused: access_denied' }),
+    )
     await waitFor(() => expect(result.current.error).toBe('Sign-in was refused: access_denied'))
   })
 })

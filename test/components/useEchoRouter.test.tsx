@@ -25,8 +25,14 @@ function routerStub({ status = 200 }: { status?: number } = {}) {
       tokens.push(request.headers.get('authorization'))
       if (status === 402) return new HttpResponse('<html><body>Payment Required</body></html>', { status: 402 })
       const { stream } = (await request.json()) as { stream?: boolean }
-      if (!stream) return HttpResponse.json({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }] })
-      const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
+      if (!stream)
+        return HttpResponse.json({
+          id: 'c1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }],
+        })
+      const chunk = (content: string) =>
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
       return new HttpResponse(chunk('H') + chunk('i') + 'data: [DONE]\n\n')
     }),
   )
@@ -131,7 +137,11 @@ describe('useEchoRouter', () => {
     const error = await result.current.router.chat.completions.create(chat).catch((e: unknown) => e)
     expect(isInsufficientFunds(error)).toBe(true)
     await waitFor(() => expect(result.current.echo.isInsufficientFunds).toBe(true))
-    await vi.waitFor(() => expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe('You are out of credits. Add credits to keep going.'))
+    await vi.waitFor(() =>
+      expect(document.querySelector('[data-echo-top-up-out-of-credits]')?.textContent).toBe(
+        'You are out of credits. Add credits to keep going.',
+      ),
+    )
   })
 
   it('a balance refresh that finds credit again clears the out-of-credits mark', async () => {

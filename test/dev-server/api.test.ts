@@ -3,7 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { anyNumber, anyString, bearer, getBalance, getFreeTier, letLoopbackThrough, postDevBalance, signIn, stringMatching } from './devServerClient'
+import {
+  anyNumber,
+  anyString,
+  bearer,
+  getBalance,
+  getFreeTier,
+  letLoopbackThrough,
+  postDevBalance,
+  signIn,
+  stringMatching,
+} from './devServerClient'
 
 let dev: RunningDevServer
 let token: string
@@ -18,9 +28,14 @@ beforeAll(async () => {
 afterAll(() => dev.close())
 beforeEach(letLoopbackThrough)
 
-const get = (path: string, headers: Record<string, string> = bearer(token)) => fetch(`${dev.apiUrl}${path}`, { headers })
+const get = (path: string, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${dev.apiUrl}${path}`, { headers })
 const post = (path: string, body: unknown, headers: Record<string, string> = bearer(token)) =>
-  fetch(`${dev.apiUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  fetch(`${dev.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 
 const isoDate = stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
 
@@ -71,7 +86,14 @@ describe('the eight /api/v1 endpoints', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({
       spendPoolBalance: 5,
-      userSpendInfo: { userId: dev.testUser.id, echoAppId: dev.appId, spendPoolId: anyString, amountSpent: 0, spendLimit: 1, amountLeft: 1 },
+      userSpendInfo: {
+        userId: dev.testUser.id,
+        echoAppId: dev.appId,
+        spendPoolId: anyString,
+        amountSpent: 0,
+        spendLimit: 1,
+        amountLeft: 1,
+      },
     })
   })
 
@@ -108,31 +130,61 @@ describe('the eight /api/v1 endpoints', () => {
     }
 
     expect(models.length).toBeGreaterThan(5)
-    expect(models).toContainEqual({ model_id: 'gpt-4o-mini', provider: 'openai', input_cost_per_token: 0.0002, output_cost_per_token: 0.001 })
+    expect(models).toContainEqual({
+      model_id: 'gpt-4o-mini',
+      provider: 'openai',
+      input_cost_per_token: 0.0002,
+      output_cost_per_token: 0.001,
+    })
     expect(Object.keys(models_by_provider).sort()).toEqual(['anthropic', 'gemini', 'openai'])
     expect(Object.values(models_by_provider).flat()).toHaveLength(models.length)
   })
 
   test('POST /api/v1/stripe/payment-link answers a link to the dev checkout', async () => {
-    const response = await post('/api/v1/stripe/payment-link', { amount: 5, description: 'Credits', successUrl: 'http://localhost:5173/paid' })
+    const response = await post('/api/v1/stripe/payment-link', {
+      amount: 5,
+      description: 'Credits',
+      successUrl: 'http://localhost:5173/paid',
+    })
 
     expect(response.status).toBe(200)
-    const { paymentLink, payment } = (await response.json()) as { paymentLink: Record<string, unknown>; payment: Record<string, unknown> }
-    expect(paymentLink).toEqual({ id: anyString, url: `${dev.apiUrl}/checkout/${String(paymentLink.id)}`, amount: 5, currency: 'usd', status: 'active', created: anyNumber })
+    const { paymentLink, payment } = (await response.json()) as {
+      paymentLink: Record<string, unknown>
+      payment: Record<string, unknown>
+    }
+    expect(paymentLink).toEqual({
+      id: anyString,
+      url: `${dev.apiUrl}/checkout/${String(paymentLink.id)}`,
+      amount: 5,
+      currency: 'usd',
+      status: 'active',
+      created: anyNumber,
+    })
     expect(payment).toMatchObject({ amount: 5, status: 'pending', description: 'Credits' })
   })
 
-  test.each([0, 0.5, -3, 'five', null])('POST /api/v1/stripe/payment-link refuses amount %s with a 400 naming the field', async (amount) => {
-    const response = await post('/api/v1/stripe/payment-link', { amount, successUrl: 'http://localhost:5173/' })
+  test.each([0, 0.5, -3, 'five', null])(
+    'POST /api/v1/stripe/payment-link refuses amount %s with a 400 naming the field',
+    async (amount) => {
+      const response = await post('/api/v1/stripe/payment-link', { amount, successUrl: 'http://localhost:5173/' })
 
-    expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ message: anyString, errors: [{ path: ['amount'], message: anyString }] })
-  })
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ message: anyString, errors: [{ path: ['amount'], message: anyString }] })
+    },
+  )
 
   test('GET /api/v1/user answers the test user', async () => {
     const response = await get('/api/v1/user')
 
-    expect(await response.json()).toEqual({ id: dev.testUser.id, email: 'test@example.com', name: 'Test User', image: null, picture: null, createdAt: isoDate, updatedAt: isoDate })
+    expect(await response.json()).toEqual({
+      id: dev.testUser.id,
+      email: 'test@example.com',
+      name: 'Test User',
+      image: null,
+      picture: null,
+      createdAt: isoDate,
+      updatedAt: isoDate,
+    })
   })
 
   test('POST /api/v1/user/referral takes the known code once; a rejected code is 400 with success false', async () => {
@@ -159,7 +211,10 @@ describe('the eight /api/v1 endpoints', () => {
     ['GET', '/api/v1/user'],
     ['POST', '/api/v1/user/referral'],
   ])('%s %s without a token is 401 {"message":"Unauthorized"}', async (method, path) => {
-    const response = await fetch(`${dev.apiUrl}${path}`, { method, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) })
+    const response = await fetch(`${dev.apiUrl}${path}`, {
+      method,
+      ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
+    })
 
     expect(response.status).toBe(401)
     expect(await response.text()).toBe('{"message":"Unauthorized"}')
@@ -210,9 +265,17 @@ describe('the /dev/balance control (not part of Echo)', () => {
     const response = await postDevBalance(dev, { balance: 0.03, freeTier: 0 })
 
     expect(response.status).toBe(200)
-    expect(await response.json()).toMatchObject({ balance: 0.03, currency: 'USD', freeTierBalance: { userSpendInfo: { amountLeft: 0, amountSpent: 1 } } })
+    expect(await response.json()).toMatchObject({
+      balance: 0.03,
+      currency: 'USD',
+      freeTierBalance: { userSpendInfo: { amountLeft: 0, amountSpent: 1 } },
+    })
     expect(await getBalance(dev, token)).toBe(0.03)
-    expect((await getFreeTier(dev, token)).userSpendInfo).toMatchObject({ amountSpent: 1, spendLimit: 1, amountLeft: 0 })
+    expect((await getFreeTier(dev, token)).userSpendInfo).toMatchObject({
+      amountSpent: 1,
+      spendLimit: 1,
+      amountLeft: 0,
+    })
     expect((await getFreeTier(dev, token)).spendPoolBalance).toBe(4)
   })
 
@@ -264,11 +327,18 @@ describe('model ids', () => {
     ]
     const text = pages.map((page) => readFileSync(page, 'utf8')).join('\n')
     // Code blocks, and code spans in the prose (`anthropic('claude-haiku-4-5')`).
-    const code = [...[...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((block) => block[1]), ...[...text.matchAll(/`([^`\n]+)`/g)].map((span) => span[1])].join('\n')
+    const code = [
+      ...[...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((block) => block[1]),
+      ...[...text.matchAll(/`([^`\n]+)`/g)].map((span) => span[1]),
+    ].join('\n')
     // A quoted id given as `model:` or as the first argument of a router or AI SDK provider method.
     const modelArgument =
       /(?:\bmodel\s*:\s*|(?:\brouter\.google\.\w+|\bopenai|\banthropic|\bgoogle|\.(?:chat|responses|languageModel|textEmbeddingModel|textEmbedding|embedding|embeddingModel|image|imageModel|speech|transcription))\(\s*)(['"`])([^'"`\n]+)\1/g
-    const ids = new Set([...code.matchAll(modelArgument)].map((match) => match[2]!.replace(/^models\//, '')).filter((id) => MODEL_ID.test(id)))
+    const ids = new Set(
+      [...code.matchAll(modelArgument)]
+        .map((match) => match[2]!.replace(/^models\//, ''))
+        .filter((id) => MODEL_ID.test(id)),
+    )
 
     const listed = await supportedIds()
 
@@ -279,16 +349,29 @@ describe('model ids', () => {
   test('Echo’s own chat catalogue is served, the templates’ gpt-5 among it, and the dev server’s README lists every model', async () => {
     const listed = await supportedIds()
     const readme = readFileSync(new URL('../../dev-server/README.md', import.meta.url), 'utf8')
-    const inReadme = new Set([...readme.slice(readme.indexOf('## Models')).matchAll(/`([\w.-]+)`/g)].map((match) => match[1]))
+    const inReadme = new Set(
+      [...readme.slice(readme.indexOf('## Models')).matchAll(/`([\w.-]+)`/g)].map((match) => match[1]),
+    )
 
-    expect(['gpt-5', 'gpt-5-mini', 'o3', 'claude-sonnet-4-5-20250929', 'gemini-2.5-pro'].filter((id) => !listed.has(id))).toEqual([])
+    expect(
+      ['gpt-5', 'gpt-5-mini', 'o3', 'claude-sonnet-4-5-20250929', 'gemini-2.5-pro'].filter((id) => !listed.has(id)),
+    ).toEqual([])
     expect([...listed].filter((id) => !inReadme.has(id))).toEqual([])
   })
 
   test('the model ids of the README’s coming examples are listed too', async () => {
     const listed = await supportedIds()
 
-    const coming = ['gpt-4.1-mini', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-3-5-haiku-20241022', 'gemini-2.5-flash', 'gemini-embedding-001', 'text-embedding-3-large', 'dall-e-3']
+    const coming = [
+      'gpt-4.1-mini',
+      'claude-haiku-4-5',
+      'claude-sonnet-4-5',
+      'claude-3-5-haiku-20241022',
+      'gemini-2.5-flash',
+      'gemini-embedding-001',
+      'text-embedding-3-large',
+      'dall-e-3',
+    ]
     expect(coming.filter((id) => !listed.has(id))).toEqual([])
   })
 })
@@ -297,7 +380,11 @@ describe('CORS', () => {
   test('a preflight to /api/v1 names Authorization and echoes the SDK headers asked for', async () => {
     const response = await fetch(`${dev.apiUrl}/api/v1/balance`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, x-retry, x-stainless-os' },
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization, x-retry, x-stainless-os',
+      },
     })
 
     expect(response.status).toBe(204)
@@ -309,7 +396,9 @@ describe('CORS', () => {
   })
 
   test('answers carry Access-Control-Allow-Origin for the calling origin, errors included', async () => {
-    const ok = await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: { ...bearer(token), Origin: 'http://127.0.0.1:8080' } })
+    const ok = await fetch(`${dev.apiUrl}/api/v1/balance`, {
+      headers: { ...bearer(token), Origin: 'http://127.0.0.1:8080' },
+    })
     const unauthorized = await fetch(`${dev.apiUrl}/api/v1/balance`, { headers: { Origin: 'http://127.0.0.1:8080' } })
 
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080')
@@ -320,7 +409,9 @@ describe('CORS', () => {
 describe('checkout', () => {
   test('the payment link’s page shows the amount; paying credits the balance once and returns to successUrl', async () => {
     const before = await getBalance(dev, token)
-    const { paymentLink } = (await (await post('/api/v1/stripe/payment-link', { amount: 7.5, successUrl: 'http://localhost:5173/?paid=1' })).json()) as { paymentLink: { url: string } }
+    const { paymentLink } = (await (
+      await post('/api/v1/stripe/payment-link', { amount: 7.5, successUrl: 'http://localhost:5173/?paid=1' })
+    ).json()) as { paymentLink: { url: string } }
 
     const checkoutPage = await fetch(paymentLink.url)
     const html = await checkoutPage.text()
@@ -339,7 +430,11 @@ describe('checkout', () => {
   })
 
   test('successUrl defaults to the calling page’s origin', async () => {
-    const response = await post('/api/v1/stripe/payment-link', { amount: 1 }, { ...bearer(token), Origin: 'http://localhost:4000' })
+    const response = await post(
+      '/api/v1/stripe/payment-link',
+      { amount: 1 },
+      { ...bearer(token), Origin: 'http://localhost:4000' },
+    )
     const { paymentLink } = (await response.json()) as { paymentLink: { url: string } }
 
     const paid = await fetch(paymentLink.url, { method: 'POST', redirect: 'manual' })

@@ -62,7 +62,12 @@ export async function send(jar: CookieJar, url: string, init: RequestInit = {}) 
  * Follows redirects (at most 12) until one leaves for `stopAt` (returned as a URL) or a page
  * answers (returned as the Response).
  */
-export async function follow(jar: CookieJar, url: string, stopAt: string, init: RequestInit = {}): Promise<URL | Response> {
+export async function follow(
+  jar: CookieJar,
+  url: string,
+  stopAt: string,
+  init: RequestInit = {},
+): Promise<URL | Response> {
   let next = url
   let request = init
   for (let hop = 0; hop < 12; hop += 1) {
@@ -86,7 +91,15 @@ export function makePkce(): Pkce {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
 }
 
-export function authorizeUrl(dev: RunningDevServer, { redirectUri, challenge, state = 'state-1', scope = SCOPE }: { redirectUri: string; challenge: string; state?: string; scope?: string }) {
+export function authorizeUrl(
+  dev: RunningDevServer,
+  {
+    redirectUri,
+    challenge,
+    state = 'state-1',
+    scope = SCOPE,
+  }: { redirectUri: string; challenge: string; state?: string; scope?: string },
+) {
   const query = new URLSearchParams({
     client_id: dev.appId,
     response_type: 'code',
@@ -103,11 +116,16 @@ export function authorizeUrl(dev: RunningDevServer, { redirectUri, challenge, st
 export async function authorize(dev: RunningDevServer, redirectUri = `${APP_ORIGIN}/callback`, jar = new CookieJar()) {
   const pkce = makePkce()
   const landed = await follow(jar, authorizeUrl(dev, { redirectUri, challenge: pkce.challenge }), redirectUri)
-  if (!(landed instanceof URL)) throw new Error(`authorize ended on a page (${landed.status}), not at ${redirectUri}: ${await landed.text()}`)
+  if (!(landed instanceof URL))
+    throw new Error(`authorize ended on a page (${landed.status}), not at ${redirectUri}: ${await landed.text()}`)
   return { back: landed, pkce, redirectUri, jar }
 }
 
-export function tokenRequest(dev: RunningDevServer, params: Record<string, string>, headers: Record<string, string> = {}) {
+export function tokenRequest(
+  dev: RunningDevServer,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${dev.apiUrl}/api/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
@@ -116,7 +134,12 @@ export function tokenRequest(dev: RunningDevServer, params: Record<string, strin
 }
 
 export function exchangeCode(dev: RunningDevServer, code: string, redirectUri: string, verifier: string) {
-  return tokenRequest(dev, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier })
+  return tokenRequest(dev, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  })
 }
 
 export function refresh(dev: RunningDevServer, refreshToken: string) {
@@ -162,7 +185,11 @@ export async function setBalance(dev: RunningDevServer, balance: number, freeTie
 }
 
 export function postDevBalance(dev: RunningDevServer, body: unknown) {
-  return fetch(`${dev.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  return fetch(`${dev.apiUrl}/dev/balance`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 }
 
 /** The payload of a JWT, read without verifying (as a client reads `exp`). */

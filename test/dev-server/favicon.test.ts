@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { APP_ORIGIN, CookieJar, authorizeUrl, bearer, follow, letLoopbackThrough, makePkce, send, signIn } from './devServerClient'
+import {
+  APP_ORIGIN,
+  CookieJar,
+  authorizeUrl,
+  bearer,
+  follow,
+  letLoopbackThrough,
+  makePkce,
+  send,
+  signIn,
+} from './devServerClient'
 
 // A server without auto-login, so the login and consent pages are shown.
 let dev: RunningDevServer
@@ -13,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => dev.close())
 beforeEach(letLoopbackThrough)
 
-const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })
+const form = (fields: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields),
+})
 
 /** Checks that an HTML page links an icon, and that the icon it links is served: 200, an SVG, cacheable. */
 async function expectServedIcon(page: Response) {
@@ -32,7 +46,8 @@ async function expectServedIcon(page: Response) {
 /** A page reached by following redirects (never to the app). */
 async function pageAt(jar: CookieJar, url: string, init: RequestInit = {}) {
   const landed = await follow(jar, url, `${APP_ORIGIN}/`, init)
-  if (!(landed instanceof Response)) throw new Error(`${url} went back to the app (${landed.href}) instead of showing a page`)
+  if (!(landed instanceof Response))
+    throw new Error(`${url} went back to the app (${landed.href}) instead of showing a page`)
   return landed
 }
 
@@ -47,7 +62,11 @@ describe('every HTML page of the dev server links an icon it serves', () => {
     const wrongPassword = await send(jar, loginAction, form({ email: dev.testUser.email, password: 'nope' }))
     await expectServedIcon(wrongPassword)
 
-    const consentPage = await pageAt(jar, loginAction, form({ email: dev.testUser.email, password: dev.testUser.password }))
+    const consentPage = await pageAt(
+      jar,
+      loginAction,
+      form({ email: dev.testUser.email, password: dev.testUser.password }),
+    )
     const consentHtml = await expectServedIcon(consentPage)
     const confirmAction = new URL(/action="([^"]+\/confirm)"/.exec(consentHtml)![1]!, dev.apiUrl).href
     expect(await follow(jar, confirmAction, redirectUri, { method: 'POST' })).toBeInstanceOf(URL)
@@ -81,7 +100,11 @@ describe('every HTML page of the dev server links an icon it serves', () => {
       await expectServedIcon(await fetch(paymentLink.url, { method: 'POST', redirect: 'manual' }))
       await expectServedIcon(await fetch(`${autoLogin.apiUrl}/checkout/plink_unknown`))
       await expectServedIcon(await fetch(`${autoLogin.apiUrl}/interaction/no-such-sign-in`))
-      await expectServedIcon(await fetch(`${autoLogin.apiUrl}/api/oauth/authorize?client_id=unknown-app&response_type=code&scope=llm:invoke`))
+      await expectServedIcon(
+        await fetch(
+          `${autoLogin.apiUrl}/api/oauth/authorize?client_id=unknown-app&response_type=code&scope=llm:invoke`,
+        ),
+      )
     } finally {
       await autoLogin.close()
     }
@@ -89,16 +112,19 @@ describe('every HTML page of the dev server links an icon it serves', () => {
 })
 
 describe('the icon itself', () => {
-  test.each(['apiUrl', 'routerUrl'] as const)('/favicon.ico and /favicon.svg answer 200 on the %s port, HEAD too', async (origin) => {
-    for (const path of ['/favicon.ico', '/favicon.svg']) {
-      const got = await fetch(`${dev[origin]}${path}`)
-      const head = await fetch(`${dev[origin]}${path}`, { method: 'HEAD' })
+  test.each(['apiUrl', 'routerUrl'] as const)(
+    '/favicon.ico and /favicon.svg answer 200 on the %s port, HEAD too',
+    async (origin) => {
+      for (const path of ['/favicon.ico', '/favicon.svg']) {
+        const got = await fetch(`${dev[origin]}${path}`)
+        const head = await fetch(`${dev[origin]}${path}`, { method: 'HEAD' })
 
-      expect(got.status).toBe(200)
-      expect(got.headers.get('content-type')).toBe('image/svg+xml')
-      expect(await got.text()).toMatch(/^<svg [\s\S]*<\/svg>$/)
-      expect(head.status).toBe(200)
-      expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'))
-    }
-  })
+        expect(got.status).toBe(200)
+        expect(got.headers.get('content-type')).toBe('image/svg+xml')
+        expect(await got.text()).toMatch(/^<svg [\s\S]*<\/svg>$/)
+        expect(head.status).toBe(200)
+        expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'))
+      }
+    },
+  )
 })

@@ -20,11 +20,22 @@ describe('billing, as Echo’s router does', () => {
   test('the demo app’s free tier is drawn first, then the paid balance, exact in micro-dollars', () => {
     const ledger = ledgerWith(10, 0.3)
 
-    expect(ledger.charge(DEMO_APP_ID, toMicros(0.1))).toEqual({ echoAppId: DEMO_APP_ID, freeMicros: 100_000, paidMicros: 0 })
-    expect(ledger.charge(DEMO_APP_ID, toMicros(0.25))).toEqual({ echoAppId: DEMO_APP_ID, freeMicros: 200_000, paidMicros: 50_000 })
+    expect(ledger.charge(DEMO_APP_ID, toMicros(0.1))).toEqual({
+      echoAppId: DEMO_APP_ID,
+      freeMicros: 100_000,
+      paidMicros: 0,
+    })
+    expect(ledger.charge(DEMO_APP_ID, toMicros(0.25))).toEqual({
+      echoAppId: DEMO_APP_ID,
+      freeMicros: 200_000,
+      paidMicros: 50_000,
+    })
 
     expect(ledger.balance()).toEqual({ totalPaid: 10, totalSpent: 0.05, balance: 9.95, currency: 'USD' })
-    expect(ledger.freeTier(DEMO_APP_ID)).toMatchObject({ spendPoolBalance: 4, userSpendInfo: { amountSpent: 1, spendLimit: 1, amountLeft: 0 } })
+    expect(ledger.freeTier(DEMO_APP_ID)).toMatchObject({
+      spendPoolBalance: 4,
+      userSpendInfo: { amountSpent: 1, spendLimit: 1, amountLeft: 0 },
+    })
   })
 
   test('an app without a free tier draws the paid balance only', () => {
@@ -62,28 +73,34 @@ describe('billing, as Echo’s router does', () => {
     [0.0001, 0],
     [0, 0.0001],
     [0.00004, 0.00006],
-  ])('with $%s paid and $%s of free tier (at most $0.0001 in all) a call is refused and nothing is taken', (paid, free) => {
-    const ledger = ledgerWith(paid, free)
+  ])(
+    'with $%s paid and $%s of free tier (at most $0.0001 in all) a call is refused and nothing is taken',
+    (paid, free) => {
+      const ledger = ledgerWith(paid, free)
 
-    expect(toMicros(paid) + toMicros(free)).toBeLessThanOrEqual(MIN_CREDIT_MICROS)
-    expect(ledger.charge(DEMO_APP_ID, 1)).toBeUndefined()
-    expect(ledger.balance().balance).toBe(paid)
-    expect(freeLeft(ledger)).toBe(free)
-  })
+      expect(toMicros(paid) + toMicros(free)).toBeLessThanOrEqual(MIN_CREDIT_MICROS)
+      expect(ledger.charge(DEMO_APP_ID, 1)).toBeUndefined()
+      expect(ledger.balance().balance).toBe(paid)
+      expect(freeLeft(ledger)).toBe(free)
+    },
+  )
 
   test.each([
     [30_000, 9.98, 0],
     [80_000, 10, 0.03],
     [150_000, 10, 0.1],
-  ])('a refund of %i micro-dollars goes back where the charge came from, the paid balance first', (micros, balance, free) => {
-    const ledger = ledgerWith(10, 0.1)
-    const draw = ledger.charge(DEMO_APP_ID, 150_000)!
+  ])(
+    'a refund of %i micro-dollars goes back where the charge came from, the paid balance first',
+    (micros, balance, free) => {
+      const ledger = ledgerWith(10, 0.1)
+      const draw = ledger.charge(DEMO_APP_ID, 150_000)!
 
-    ledger.refund(draw, micros)
+      ledger.refund(draw, micros)
 
-    expect(ledger.balance().balance).toBe(balance)
-    expect(freeLeft(ledger)).toBe(free)
-  })
+      expect(ledger.balance().balance).toBe(balance)
+      expect(freeLeft(ledger)).toBe(free)
+    },
+  )
 
   test('a refund after the free tier was set again gives back no more than what the tier has drawn', () => {
     const ledger = ledgerWith(10, 0.5)
@@ -102,6 +119,9 @@ describe('billing, as Echo’s router does', () => {
     expect(ledger.setFreeTierLeft(DEMO_APP_ID, 1.01)).toBe(false)
     expect(freeLeft(ledger)).toBe(1)
     expect(ledger.setFreeTierLeft(DEMO_APP_ID, 0)).toBe(true)
-    expect(ledger.freeTier(DEMO_APP_ID)).toMatchObject({ spendPoolBalance: 4, userSpendInfo: { amountSpent: 1, amountLeft: 0 } })
+    expect(ledger.freeTier(DEMO_APP_ID)).toMatchObject({
+      spendPoolBalance: 4,
+      userSpendInfo: { amountSpent: 1, amountLeft: 0 },
+    })
   })
 })

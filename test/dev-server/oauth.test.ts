@@ -271,15 +271,17 @@ describe('redirect URIs', () => {
     expect((await exchangeCode(dev, back.searchParams.get('code')!, APP_ORIGIN, pkce.verifier)).status).toBe(200)
   })
 
-  test.each(['http://localhost:3000/', 'http://localhost:61234/auth/callback?x=1', 'http://127.0.0.1:5174/cb', 'http://localhost/'])(
-    'any loopback URI is accepted for the demo app: %s',
-    async (redirectUri) => {
-      const { back } = await authorize(dev, redirectUri)
+  test.each([
+    'http://localhost:3000/',
+    'http://localhost:61234/auth/callback?x=1',
+    'http://127.0.0.1:5174/cb',
+    'http://localhost/',
+  ])('any loopback URI is accepted for the demo app: %s', async (redirectUri) => {
+    const { back } = await authorize(dev, redirectUri)
 
-      expect(back.href.startsWith(redirectUri)).toBe(true)
-      expect(back.searchParams.get('code')).toBeTruthy()
-    },
-  )
+    expect(back.href.startsWith(redirectUri)).toBe(true)
+    expect(back.searchParams.get('code')).toBeTruthy()
+  })
 
   test.each(['https://localhost:3000/', 'http://evil.example/', 'http://localhost.evil.example:3000/'])(
     'a URI that is not http loopback is refused with an error page, not a redirect: %s',
@@ -334,7 +336,9 @@ describe('userinfo', () => {
   test('answers the test user in Echo’s shape for a valid access token', async () => {
     const tokens = await signIn(dev)
 
-    const response = await fetch(`${dev.apiUrl}/api/oauth/userinfo`, { headers: { ...bearer(tokens.access_token), Origin: APP_ORIGIN } })
+    const response = await fetch(`${dev.apiUrl}/api/oauth/userinfo`, {
+      headers: { ...bearer(tokens.access_token), Origin: APP_ORIGIN },
+    })
 
     expect(response.status).toBe(200)
     expect(response.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
@@ -367,12 +371,18 @@ describe('CORS for browser apps on any origin', () => {
   test('a preflight to the token endpoint is answered and names Authorization', async () => {
     const response = await fetch(`${dev.apiUrl}/api/oauth/token`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:4321', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      headers: {
+        Origin: 'http://localhost:4321',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
     })
 
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4321')
-    expect(response.headers.get('access-control-allow-headers')?.split(', ')).toEqual(expect.arrayContaining(['Authorization', 'Content-Type']))
+    expect(response.headers.get('access-control-allow-headers')?.split(', ')).toEqual(
+      expect.arrayContaining(['Authorization', 'Content-Type']),
+    )
   })
 
   test('a token response carries Access-Control-Allow-Origin for the calling origin', async () => {
@@ -381,7 +391,13 @@ describe('CORS for browser apps on any origin', () => {
     const response = await fetch(`${dev.apiUrl}/api/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://localhost:4321' },
-      body: new URLSearchParams({ client_id: dev.appId, grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: pkce.verifier }),
+      body: new URLSearchParams({
+        client_id: dev.appId,
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: redirectUri,
+        code_verifier: pkce.verifier,
+      }),
     })
 
     expect(response.status).toBe(200)
@@ -463,7 +479,11 @@ describe('the login and consent pages, without auto-login', () => {
   test('Deny on the login page returns access_denied to the app', async () => {
     const jar = new CookieJar()
     const redirectUri = `${APP_ORIGIN}/callback`
-    const loginPage = (await follow(jar, authorizeUrl(manual, { redirectUri, challenge: makePkce().challenge }), redirectUri)) as Response
+    const loginPage = (await follow(
+      jar,
+      authorizeUrl(manual, { redirectUri, challenge: makePkce().challenge }),
+      redirectUri,
+    )) as Response
     const abortAction = new URL(/action="([^"]+\/abort)"/.exec(await loginPage.text())![1]!, manual.apiUrl).href
 
     const back = await follow(jar, abortAction, redirectUri, { method: 'POST' })
@@ -478,7 +498,9 @@ describe('access-token lifetime', () => {
     try {
       const tokens = await signIn(shortLived)
       expect(tokens.expires_in).toBe(0)
-      expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(tokens.access_token) })).status).toBe(200)
+      expect(
+        (await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(tokens.access_token) })).status,
+      ).toBe(200)
 
       // Bounded wait: expiry is whole seconds, so at most ~2 s.
       const deadline = Date.now() + 3000
@@ -492,7 +514,9 @@ describe('access-token lifetime', () => {
       const routed = await callRouter(shortLived, tokens.access_token)
       expect([routed.status, await routed.text()]).toEqual([401, expressErrorPage('Unauthorized')])
       const renewed = (await (await refresh(shortLived, tokens.refresh_token)).json()) as TokenResponse
-      expect((await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status).toBe(200)
+      expect(
+        (await fetch(`${shortLived.apiUrl}/api/v1/balance`, { headers: bearer(renewed.access_token) })).status,
+      ).toBe(200)
     } finally {
       await shortLived.close()
     }

@@ -5,7 +5,19 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 
 import { startDevServer, type RunningDevServer } from '../../dev-server/startDevServer.mjs'
-import { anyNumber, anyString, bearer, expressErrorPage, getBalance, getFreeTier, letLoopbackThrough, setBalance, signIn, stringContaining, stringMatching } from './devServerClient'
+import {
+  anyNumber,
+  anyString,
+  bearer,
+  expressErrorPage,
+  getBalance,
+  getFreeTier,
+  letLoopbackThrough,
+  setBalance,
+  signIn,
+  stringContaining,
+  stringMatching,
+} from './devServerClient'
 
 const STREAM_DELAY_MS = 8
 
@@ -33,7 +45,11 @@ beforeEach(async () => {
 })
 
 const call = (path: string, body: unknown, headers: Record<string, string> = bearer(token)) =>
-  fetch(`${dev.routerUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  fetch(`${dev.routerUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 
 /** Sends a request on a bare socket, reads until the first streamed token, then closes the socket. */
 function readThenHangUp(origin: URL, path: string, body: string, accessToken: string) {
@@ -54,12 +70,24 @@ function readThenHangUp(origin: URL, path: string, body: string, accessToken: st
       }
     })
     socket.write(
-      [`POST ${path} HTTP/1.1`, `Host: ${origin.host}`, `Authorization: Bearer ${accessToken}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, '', body].join('\r\n'),
+      [
+        `POST ${path} HTTP/1.1`,
+        `Host: ${origin.host}`,
+        `Authorization: Bearer ${accessToken}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
     )
   })
 }
 
-const chat = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Tell me about Echo' }], ...extra })
+const chat = (extra: Record<string, unknown> = {}) => ({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: 'Tell me about Echo' }],
+  ...extra,
+})
 
 /** Reads a stream to its end, noting when each chunk arrived (bounded by the stream's end). */
 async function readChunks(response: Response) {
@@ -126,29 +154,55 @@ describe('streaming', () => {
   })
 
   test('stream_options.include_usage adds the usage chunk before [DONE]', async () => {
-    const events = parseEvents(await (await call('/chat/completions', chat({ stream: true, stream_options: { include_usage: true } }))).text())
+    const events = parseEvents(
+      await (await call('/chat/completions', chat({ stream: true, stream_options: { include_usage: true } }))).text(),
+    )
 
-    expect(events.at(-2)!.data).toMatchObject({ choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: anyNumber } })
+    expect(events.at(-2)!.data).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: anyNumber, completion_tokens: anyNumber },
+    })
   })
 
   test('the legacy /completions stream adds the usage chunk before [DONE] when stream_options.include_usage asks', async () => {
-    const completion = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-3.5-turbo-instruct', prompt: 'Tell me about Echo', stream: true, ...extra })
-    const events = parseEvents(await (await call('/completions', completion({ stream_options: { include_usage: true } }))).text())
+    const completion = (extra: Record<string, unknown> = {}) => ({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'Tell me about Echo',
+      stream: true,
+      ...extra,
+    })
+    const events = parseEvents(
+      await (await call('/completions', completion({ stream_options: { include_usage: true } }))).text(),
+    )
     const plain = parseEvents(await (await call('/completions', completion())).text())
 
     expect(events.at(-1)!.data).toBe('[DONE]')
     const textChunks = events.slice(0, -2)
     const usage = events.at(-2)!.data as { usage: Usage & { total_tokens: number } }
-    expect(usage).toMatchObject({ object: 'text_completion', choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: textChunks.length - 1 } })
+    expect(usage).toMatchObject({
+      object: 'text_completion',
+      choices: [],
+      usage: { prompt_tokens: anyNumber, completion_tokens: textChunks.length - 1 },
+    })
     expect(usage.usage.total_tokens).toBe(usage.usage.prompt_tokens + usage.usage.completion_tokens)
-    expect(textChunks.every(({ data }) => typeof data === 'object' && data.usage === null && (data as { choices: unknown[] }).choices.length === 1)).toBe(true)
+    expect(
+      textChunks.every(
+        ({ data }) =>
+          typeof data === 'object' && data.usage === null && (data as { choices: unknown[] }).choices.length === 1,
+      ),
+    ).toBe(true)
     expect(plain.some(({ data }) => typeof data === 'object' && 'usage' in data)).toBe(false)
   })
 
   test('Anthropic messages stream Anthropic’s named events', async () => {
     const response = await call(
       '/messages',
-      { model: 'claude-3-5-haiku-20241022', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      {
+        model: 'claude-3-5-haiku-20241022',
+        max_tokens: 1024,
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      },
       { 'x-api-key': token, 'anthropic-version': '2023-06-01' },
     )
     const events = parseEvents(await response.text())
@@ -162,27 +216,40 @@ describe('streaming', () => {
   })
 
   test('Google :streamGenerateContent streams GenerateContentResponse objects, the last with finishReason', async () => {
-    const response = await call('/models/gemini-2.0-flash:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
+    const response = await call('/models/gemini-2.0-flash:streamGenerateContent?alt=sse', {
+      contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+    })
     const events = parseEvents(await response.text())
 
     expect(response.headers.get('content-type')).toBeNull()
     expect(events.length).toBeGreaterThan(10)
-    expect(events[0]!.data).toMatchObject({ candidates: [{ content: { parts: [{ text: anyString }], role: 'model' } }] })
-    expect(events.at(-1)!.data).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { candidatesTokenCount: events.length - 1 } })
+    expect(events[0]!.data).toMatchObject({
+      candidates: [{ content: { parts: [{ text: anyString }], role: 'model' } }],
+    })
+    expect(events.at(-1)!.data).toMatchObject({
+      candidates: [{ finishReason: 'STOP' }],
+      usageMetadata: { candidatesTokenCount: events.length - 1 },
+    })
   })
 
   test('Responses API streams typed events from response.created to response.completed', async () => {
-    const events = parseEvents(await (await call('/responses', { model: 'gpt-4o-mini', input: 'Hi', stream: true })).text())
+    const events = parseEvents(
+      await (await call('/responses', { model: 'gpt-4o-mini', input: 'Hi', stream: true })).text(),
+    )
 
     const types = events.map((event) => (event.data as Record<string, unknown>).type)
     expect(types[0]).toBe('response.created')
     expect(types.at(-1)).toBe('response.completed')
     expect(types).toContain('response.output_text.delta')
-    expect(events.map((event) => (event.data as Record<string, unknown>).sequence_number)).toEqual(events.map((_, index) => index))
+    expect(events.map((event) => (event.data as Record<string, unknown>).sequence_number)).toEqual(
+      events.map((_, index) => index),
+    )
   })
 
   test('a stream the client stops is billed only for the tokens it received', async () => {
-    const whole = (await (await call('/chat/completions', chat())).json()) as { usage: { prompt_tokens: number; completion_tokens: number } }
+    const whole = (await (await call('/chat/completions', chat())).json()) as {
+      usage: { prompt_tokens: number; completion_tokens: number }
+    }
     const wholePrice = whole.usage.prompt_tokens * 0.0002 + whole.usage.completion_tokens * 0.001
     const before = await getBalance(dev, token)
 
@@ -368,12 +435,25 @@ describe('errors', () => {
   test('CORS: a preflight to the router names Authorization and echoes the official SDKs’ headers', async () => {
     const response = await fetch(`${dev.routerUrl}/chat/completions`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, x-stainless-lang, x-stainless-retry-count' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, x-stainless-lang, x-stainless-retry-count',
+      },
     })
 
     const allowed = response.headers.get('access-control-allow-headers')!.split(', ')
     expect(response.status).toBe(204)
-    expect(allowed).toEqual(expect.arrayContaining(['Authorization', 'anthropic-version', 'x-api-key', 'X-Retry', 'x-stainless-lang', 'x-stainless-retry-count']))
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        'Authorization',
+        'anthropic-version',
+        'x-api-key',
+        'X-Retry',
+        'x-stainless-lang',
+        'x-stainless-retry-count',
+      ]),
+    )
   })
 })
 
@@ -382,13 +462,22 @@ describe('every endpoint answers in its provider’s shape', () => {
     expect(await (await call('/chat/completions', chat())).json()).toMatchObject({
       object: 'chat.completion',
       model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: stringContaining('Tell me about Echo') }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: stringContaining('Tell me about Echo') },
+          finish_reason: 'stop',
+        },
+      ],
       usage: { prompt_tokens: anyNumber, completion_tokens: anyNumber, total_tokens: anyNumber },
     })
   })
 
   test('max_tokens cuts the answer short with finish_reason length', async () => {
-    const answer = (await (await call('/chat/completions', chat({ max_tokens: 3 }))).json()) as { choices: { finish_reason: string }[]; usage: { completion_tokens: number } }
+    const answer = (await (await call('/chat/completions', chat({ max_tokens: 3 }))).json()) as {
+      choices: { finish_reason: string }[]
+      usage: { completion_tokens: number }
+    }
 
     expect(answer.choices[0]!.finish_reason).toBe('length')
     expect(answer.usage.completion_tokens).toBe(3)
@@ -408,8 +497,22 @@ describe('every endpoint answers in its provider’s shape', () => {
   })
 
   test('embeddings as floats and as base64', async () => {
-    const floats = (await (await call('/embeddings', { model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'float', dimensions: 8 })).json()) as Embeddings<number[]>
-    const base64 = (await (await call('/embeddings', { model: 'text-embedding-3-small', input: 'a', encoding_format: 'base64', dimensions: 8 })).json()) as Embeddings<string>
+    const floats = (await (
+      await call('/embeddings', {
+        model: 'text-embedding-3-small',
+        input: ['a', 'b'],
+        encoding_format: 'float',
+        dimensions: 8,
+      })
+    ).json()) as Embeddings<number[]>
+    const base64 = (await (
+      await call('/embeddings', {
+        model: 'text-embedding-3-small',
+        input: 'a',
+        encoding_format: 'base64',
+        dimensions: 8,
+      })
+    ).json()) as Embeddings<string>
 
     expect(floats).toMatchObject({ object: 'list', model: 'text-embedding-3-small', usage: { prompt_tokens: 2 } })
     expect(floats.data).toHaveLength(2)
@@ -420,7 +523,9 @@ describe('every endpoint answers in its provider’s shape', () => {
   })
 
   test('images as base64 PNGs', async () => {
-    const answer = (await (await call('/images/generations', { model: 'gpt-image-1', prompt: 'a cat', n: 2, size: '1024x1024' })).json()) as { data: { b64_json: string }[] }
+    const answer = (await (
+      await call('/images/generations', { model: 'gpt-image-1', prompt: 'a cat', n: 2, size: '1024x1024' })
+    ).json()) as { data: { b64_json: string }[] }
 
     expect(answer.data).toHaveLength(2)
     expect(Buffer.from(answer.data[0]!.b64_json, 'base64').subarray(1, 4).toString()).toBe('PNG')
@@ -431,7 +536,11 @@ describe('every endpoint answers in its provider’s shape', () => {
     form.append('model', 'whisper-1')
     form.append('file', new Blob([new Uint8Array(100)], { type: 'audio/wav' }), 'hello.wav')
 
-    const response = await fetch(`${dev.routerUrl}/audio/transcriptions`, { method: 'POST', headers: bearer(token), body: form })
+    const response = await fetch(`${dev.routerUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers: bearer(token),
+      body: form,
+    })
 
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ text: stringContaining('hello.wav') })
@@ -447,7 +556,15 @@ describe('every endpoint answers in its provider’s shape', () => {
   })
 
   test('Anthropic messages, whole', async () => {
-    expect(await (await call('/messages', { model: 'claude-3-5-haiku-20241022', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] })).json()).toMatchObject({
+    expect(
+      await (
+        await call('/messages', {
+          model: 'claude-3-5-haiku-20241022',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: 'Hi' }],
+        })
+      ).json(),
+    ).toMatchObject({
       type: 'message',
       role: 'assistant',
       content: [{ type: 'text', text: anyString }],
@@ -457,14 +574,29 @@ describe('every endpoint answers in its provider’s shape', () => {
   })
 
   test('Google generateContent, predict and batchEmbedContents', async () => {
-    expect(await (await call('/models/gemini-2.0-flash:generateContent', { contents: [{ parts: [{ text: 'Hi' }] }] })).json()).toMatchObject({
+    expect(
+      await (
+        await call('/models/gemini-2.0-flash:generateContent', { contents: [{ parts: [{ text: 'Hi' }] }] })
+      ).json(),
+    ).toMatchObject({
       candidates: [{ content: { parts: [{ text: anyString }], role: 'model' }, finishReason: 'STOP' }],
       usageMetadata: { promptTokenCount: anyNumber },
     })
-    expect(await (await call('/models/imagen-3.0-generate-002:predict', { instances: [{ prompt: 'a cat' }], parameters: { sampleCount: 2 } })).json()).toMatchObject({
+    expect(
+      await (
+        await call('/models/imagen-3.0-generate-002:predict', {
+          instances: [{ prompt: 'a cat' }],
+          parameters: { sampleCount: 2 },
+        })
+      ).json(),
+    ).toMatchObject({
       predictions: [{ bytesBase64Encoded: anyString, mimeType: 'image/png' }, { mimeType: 'image/png' }],
     })
-    const embedded = (await (await call('/models/text-embedding-004:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })).json()) as {
+    const embedded = (await (
+      await call('/models/text-embedding-004:batchEmbedContents', {
+        requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }],
+      })
+    ).json()) as {
       embeddings: { values: number[] }[]
     }
     expect(embedded.embeddings).toHaveLength(2)
@@ -474,10 +606,17 @@ describe('every endpoint answers in its provider’s shape', () => {
   test('Google :embedContent (the AI SDK’s embed()) answers one vector, billed as :batchEmbedContents', async () => {
     const content = { parts: [{ text: 'sunny day at the beach' }] }
     const before = await getBalance(dev, token)
-    const single = await call('/models/gemini-embedding-001:embedContent', { model: 'models/gemini-embedding-001', content, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 16 })
+    const single = await call('/models/gemini-embedding-001:embedContent', {
+      model: 'models/gemini-embedding-001',
+      content,
+      taskType: 'RETRIEVAL_QUERY',
+      outputDimensionality: 16,
+    })
     const afterSingle = await getBalance(dev, token)
     const batch = await call('/models/gemini-embedding-001:batchEmbedContents', {
-      requests: [{ model: 'models/gemini-embedding-001', content: { role: 'user', ...content }, outputDimensionality: 16 }],
+      requests: [
+        { model: 'models/gemini-embedding-001', content: { role: 'user', ...content }, outputDimensionality: 16 },
+      ],
     })
     const afterBatch = await getBalance(dev, token)
 
@@ -488,7 +627,9 @@ describe('every endpoint answers in its provider’s shape', () => {
     expect(embedding.values).toEqual(embeddings[0]!.values)
     expect(before - afterSingle).toBeGreaterThan(0)
     expect(before - afterSingle).toBeCloseTo(afterSingle - afterBatch, 9)
-    const plain = (await (await call('/models/text-embedding-004:embedContent', { content })).json()) as { embedding: { values: number[] } }
+    const plain = (await (await call('/models/text-embedding-004:embedContent', { content })).json()) as {
+      embedding: { values: number[] }
+    }
     expect(plain.embedding.values).toHaveLength(768)
   })
 
@@ -500,20 +641,42 @@ describe('every endpoint answers in its provider’s shape', () => {
     expect(await getBalance(dev, token)).toBe(10)
   })
 
-  test.each(['/v1beta', '/v1'])('Google paths under %s (as @google/genai sends them) reach the same routes', async (prefix) => {
-    const generated = await call(`${prefix}/models/gemini-2.0-flash:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
-    const embedded = await call(`${prefix}/models/gemini-embedding-001:embedContent`, { content: { parts: [{ text: 'Hi' }] } })
-    const streamed = parseEvents(await (await call(`${prefix}/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, { contents: [{ parts: [{ text: 'Hi' }] }] })).text())
+  test.each(['/v1beta', '/v1'])(
+    'Google paths under %s (as @google/genai sends them) reach the same routes',
+    async (prefix) => {
+      const generated = await call(`${prefix}/models/gemini-2.0-flash:generateContent`, {
+        contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+      })
+      const embedded = await call(`${prefix}/models/gemini-embedding-001:embedContent`, {
+        content: { parts: [{ text: 'Hi' }] },
+      })
+      const streamed = parseEvents(
+        await (
+          await call(`${prefix}/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+            contents: [{ parts: [{ text: 'Hi' }] }],
+          })
+        ).text(),
+      )
 
-    expect(generated.status).toBe(200)
-    expect(await generated.json()).toMatchObject({ candidates: [{ content: { parts: [{ text: stringContaining('Hello from the Echo dev server') }], role: 'model' }, finishReason: 'STOP' }] })
-    expect(embedded.status).toBe(200)
-    expect(await embedded.json()).toEqual({ embedding: { values: expect.any(Array) as unknown } })
-    expect(streamed.at(-1)!.data).toMatchObject({ candidates: [{ finishReason: 'STOP' }] })
-  })
+      expect(generated.status).toBe(200)
+      expect(await generated.json()).toMatchObject({
+        candidates: [
+          {
+            content: { parts: [{ text: stringContaining('Hello from the Echo dev server') }], role: 'model' },
+            finishReason: 'STOP',
+          },
+        ],
+      })
+      expect(embedded.status).toBe(200)
+      expect(await embedded.json()).toEqual({ embedding: { values: expect.any(Array) as unknown } })
+      expect(streamed.at(-1)!.data).toMatchObject({ candidates: [{ finishReason: 'STOP' }] })
+    },
+  )
 
   test('supported-models lists exactly the models the router accepts', async () => {
-    const { models } = (await (await fetch(`${dev.apiUrl}/api/v1/supported-models`, { headers: bearer(token) })).json()) as { models: { model_id: string }[] }
+    const { models } = (await (
+      await fetch(`${dev.apiUrl}/api/v1/supported-models`, { headers: bearer(token) })
+    ).json()) as { models: { model_id: string }[] }
     const endpointFor: Record<string, [string, Record<string, unknown>]> = {
       text: ['/chat/completions', { messages: [{ role: 'user', content: 'x' }], max_tokens: 1 }],
       embedding: ['/embeddings', { input: 'x', dimensions: 2 }],
@@ -543,10 +706,16 @@ describe('the official SDKs, pointed at the router', () => {
     const anthropic = new Anthropic({ apiKey: token, baseURL: dev.routerUrl })
 
     let text = ''
-    for await (const chunk of await openai.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Hi' }] })) {
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    })) {
       text += chunk.choices[0]?.delta.content ?? ''
     }
-    const message = await anthropic.messages.stream({ model: 'claude-3-5-haiku-20241022', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage()
+    const message = await anthropic.messages
+      .stream({ model: 'claude-3-5-haiku-20241022', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] })
+      .finalMessage()
 
     expect(text).toContain('Hello from the Echo dev server')
     expect(message.content[0]).toMatchObject({ type: 'text', text: stringContaining('Hello from the Echo dev server') })
@@ -557,8 +726,17 @@ describe('the official SDKs, pointed at the router', () => {
     const openai = new OpenAI({ apiKey: token, baseURL: dev.routerUrl })
 
     const chunks = []
-    for await (const chunk of await openai.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Hi', stream: true, stream_options: { include_usage: true } })) chunks.push(chunk)
+    for await (const chunk of await openai.completions.create({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'Hi',
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
+      chunks.push(chunk)
 
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: anyNumber, completion_tokens: chunks.length - 2, total_tokens: anyNumber } })
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: anyNumber, completion_tokens: chunks.length - 2, total_tokens: anyNumber },
+    })
   })
 })

@@ -117,7 +117,9 @@ describe('the settings contract (environment variables and flags)', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
     const { port } = holder.address() as { port: number }
     try {
-      await expect(startDevServer({ port: 0, routerPort: port })).rejects.toThrow(new RegExp(`Port ${port} on 127.0.0.1 is in use`))
+      await expect(startDevServer({ port: 0, routerPort: port })).rejects.toThrow(
+        new RegExp(`Port ${port} on 127.0.0.1 is in use`),
+      )
     } finally {
       await new Promise((resolve) => holder.close(resolve))
     }

@@ -15,9 +15,20 @@ const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wc
 async function violations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
   const found = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }>
+        }
+      }
+    ).axe
     const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } })
-    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`))
+    return result.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`),
+    )
   }, WCAG_22_A_AA)
   return found
 }
@@ -27,7 +38,9 @@ const focused = (page: Page) =>
   page.evaluate(() => {
     const active = document.activeElement
     if (active === null || active === document.body) return 'body'
-    const name = active.getAttribute('aria-label') ?? (active instanceof HTMLInputElement ? active.labels?.[0]?.textContent : active.textContent)
+    const name =
+      active.getAttribute('aria-label') ??
+      (active instanceof HTMLInputElement ? active.labels?.[0]?.textContent : active.textContent)
     return `${active.tagName.toLowerCase()} "${name?.trim() ?? ''}"`
   })
 
@@ -72,7 +85,10 @@ describe('the components for a keyboard and a screen reader', () => {
     await demo.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
     await page.getByRole('button', { name: 'Ask' }).click()
-    await page.getByRole('region', { name: 'Echo account' }).getByText('You are out of credits. Add credits to keep going.').waitFor()
+    await page
+      .getByRole('region', { name: 'Echo account' })
+      .getByText('You are out of credits. Add credits to keep going.')
+      .waitFor()
     expect(await violations(page), 'out of credits').toEqual([])
     await demo.setLeft({ balance: 10, freeTier: 1 })
 
@@ -110,7 +126,9 @@ describe('the components for a keyboard and a screen reader', () => {
 
     // Enter on Add credits: busy, then failed; the focus never leaves it.
     await page.keyboard.press('Enter')
-    await page.route('**/api/v1/stripe/payment-link', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Stripe is down"}' }))
+    await page.route('**/api/v1/stripe/payment-link', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Stripe is down"}' }),
+    )
     const addCredits = page.getByRole('region', { name: 'Echo account' }).getByRole('button', { name: 'Add credits' })
     await addCredits.focus()
     const [checkout] = await Promise.all([demo.browser.waitForEvent('page'), page.keyboard.press('Enter')])

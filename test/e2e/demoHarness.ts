@@ -40,12 +40,24 @@ export interface DemoUnderTest {
  * `close()` stops all three and removes the profile, leaving no process behind. Echo's leniencies
  * are off unless asked for: a reused code or refresh token revokes the grant.
  */
-export async function openDemo({ accessTtl = 900, autoLogin = false, refreshGrace = false, codeReplay = false } = {}): Promise<DemoUnderTest> {
-  const demo = await startDemo({ devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, codeReplay, streamDelayMs: 30 }, appPort: 0 })
+export async function openDemo({
+  accessTtl = 900,
+  autoLogin = false,
+  refreshGrace = false,
+  codeReplay = false,
+} = {}): Promise<DemoUnderTest> {
+  const demo = await startDemo({
+    devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, codeReplay, streamDelayMs: 30 },
+    appPort: 0,
+  })
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-e2e-'))
   let browser: BrowserContext
   try {
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    })
   } catch (error) {
     await demo.close()
     await rm(profile, { recursive: true, force: true })
@@ -65,10 +77,18 @@ export async function openDemo({ accessTtl = 900, autoLogin = false, refreshGrac
       const { settings } = local
       await local.close()
       const { startDevServer } = await import('../../dev-server/startDevServer.mjs')
-      local = await startDevServer({ ...settings, port: Number(new URL(apiUrl).port), routerPort: Number(new URL(routerUrl).port) })
+      local = await startDevServer({
+        ...settings,
+        port: Number(new URL(apiUrl).port),
+        routerPort: Number(new URL(routerUrl).port),
+      })
     },
     setLeft: async (left) => {
-      const response = await fetch(`${apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
+      const response = await fetch(`${apiUrl}/dev/balance`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(left),
+      })
       if (!response.ok) throw new Error(`/dev/balance answered ${response.status}`)
     },
     close: async () => {
@@ -136,5 +156,7 @@ export async function shownBalance(page: Page): Promise<string> {
 
 /** What is left of the free tier, as the Credits card shows it, e.g. `Free tier $0.50` -> `$0.50`. */
 export async function shownFreeTier(page: Page): Promise<string> {
-  return ((await page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-free]').textContent()) ?? '').replace(/^\s*Free tier\s*/, '')
+  return (
+    (await page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-free]').textContent()) ?? ''
+  ).replace(/^\s*Free tier\s*/, '')
 }

@@ -6,7 +6,14 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { accountButton, openAccount, openDemo, signInThroughPages, watchProblems, type DemoUnderTest } from './demoHarness'
+import {
+  accountButton,
+  openAccount,
+  openDemo,
+  signInThroughPages,
+  watchProblems,
+  type DemoUnderTest,
+} from './demoHarness'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots')
 let demo: DemoUnderTest
@@ -21,7 +28,11 @@ afterAll(async () => {
 })
 
 /** Saves `page` as `<state>-desktop.png`, and the same state on a 390 px wide phone as `<state>-phone.png`. */
-async function screenshots(page: Page, state: string, prepare: (page: Page) => Promise<void> = () => Promise.resolve()) {
+async function screenshots(
+  page: Page,
+  state: string,
+  prepare: (page: Page) => Promise<void> = () => Promise.resolve(),
+) {
   await page.screenshot({ path: join(SCREENSHOTS, `${state}-desktop.png`) })
   const phone = await demo.browser.newPage()
   await phone.setViewportSize({ width: 390, height: 844 })
@@ -54,17 +65,24 @@ describe('<EchoAccount> in the app bar', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Echo credits /)
 
     await (await openAccount(page)).getByLabel('Amount (USD)').fill('5')
-    const [checkout] = await Promise.all([browser.waitForEvent('page'), panel.getByRole('button', { name: 'Add credits' }).click()])
+    const [checkout] = await Promise.all([
+      browser.waitForEvent('page'),
+      panel.getByRole('button', { name: 'Add credits' }).click(),
+    ])
     await checkout.getByRole('button', { name: /^Pay/ }).click()
     await new Promise<void>((resolve) => checkout.once('close', () => resolve()))
     await expect.poll(() => credit(page), { timeout: 2_000 }).toBe(16)
 
     await page.getByRole('button', { name: 'Ask' }).click()
     await page.getByLabel('Question').fill('And a second question?')
-    await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+      .toBe('false')
     await page.getByRole('button', { name: 'Ask' }).click()
     await expect.poll(() => page.getByRole('listitem', { name: 'Assistant' }).count(), { timeout: 15_000 }).toBe(2)
-    await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+      .toBe('false')
     await page.getByRole('button', { name: 'Draw' }).click()
     await page.getByRole('img', { name: /^Generated:/ }).waitFor()
     await page.getByRole('button', { name: 'Speak' }).click()
@@ -72,7 +90,9 @@ describe('<EchoAccount> in the app bar', () => {
     await screenshots(page, 'models', async (phone) => {
       await phone.getByRole('button', { name: 'Ask' }).click()
       await phone.getByRole('listitem', { name: 'Assistant' }).waitFor()
-      await expect.poll(() => phone.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+      await expect
+        .poll(() => phone.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+        .toBe('false')
     })
 
     await (await openAccount(page)).getByRole('button', { name: 'Sign out' }).click()
@@ -86,7 +106,10 @@ describe('<EchoAccount> in the app bar', () => {
     await demo.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
     await page.getByRole('button', { name: 'Ask' }).click()
-    await page.getByRole('region', { name: 'Echo account' }).getByText('You are out of credits. Add credits to keep going.').waitFor()
+    await page
+      .getByRole('region', { name: 'Echo account' })
+      .getByText('You are out of credits. Add credits to keep going.')
+      .waitFor()
     expect(await accountButton(page).getAttribute('aria-expanded')).toBe('true')
     // The balance refetched after the 402 shows what is left, and the offer stays.
     await expect.poll(() => credit(page)).toBe(0)
@@ -95,11 +118,21 @@ describe('<EchoAccount> in the app bar', () => {
       await accountButton(phone).waitFor()
       await phone.getByLabel('Question').fill('One more?')
       await phone.getByRole('button', { name: 'Ask' }).click()
-      await phone.getByRole('region', { name: 'Echo account' }).getByText('You are out of credits. Add credits to keep going.').waitFor()
+      await phone
+        .getByRole('region', { name: 'Echo account' })
+        .getByText('You are out of credits. Add credits to keep going.')
+        .waitFor()
       await expect.poll(() => credit(phone)).toBe(0)
     })
     // The browser itself logs each refused call; nothing else went wrong.
-    expect(problems.filter((problem) => !/^(console: Failed to load resource: the server responded with a status of 402|402 \/chat\/completions$)/.test(problem))).toEqual([])
+    expect(
+      problems.filter(
+        (problem) =>
+          !/^(console: Failed to load resource: the server responded with a status of 402|402 \/chat\/completions$)/.test(
+            problem,
+          ),
+      ),
+    ).toEqual([])
     await demo.setLeft({ balance: 10, freeTier: 1 })
   })
 
@@ -112,8 +145,9 @@ describe('<EchoAccount> in the app bar', () => {
     await page.getByRole('alert').getByText('Your session has ended. Sign in again.').waitFor()
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'session-ended-desktop.png') })
-    // SPEC §8 logs the failed refresh; the browser logs the refused token and the 401 that led to it.
-    const expected = /^(console: Token refresh failed:|console: Failed to load resource: the server responded with a status of (400|401)|401 \/chat\/completions$|400 \/api\/oauth\/token$)/
+    // The session logs the failed refresh; the browser logs the refused token and the 401 that led to it.
+    const expected =
+      /^(console: Token refresh failed:|console: Failed to load resource: the server responded with a status of (400|401)|401 \/chat\/completions$|400 \/api\/oauth\/token$)/
     expect(problems.filter((problem) => !expected.test(problem))).toEqual([])
     expect(problems.some((problem) => problem.startsWith('console: Token refresh failed:'))).toBe(true)
   })

@@ -18,14 +18,21 @@ afterAll(async () => {
 async function ask(page: DemoUnderTest['page'], question: string) {
   await page.getByLabel('Question').fill(question)
   await page.getByRole('button', { name: 'Ask' }).click()
-  await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+  await expect
+    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+    .toBe('false')
 }
 const dollars = (text: string) => Number(text.replace(/[^\d.-]/g, ''))
 /** What the page shows of the paid balance and the free tier together, in dollars. */
-const shownCredit = async (page: DemoUnderTest['page']) => dollars(await shownBalance(page)) + dollars(await shownFreeTier(page))
+const shownCredit = async (page: DemoUnderTest['page']) =>
+  dollars(await shownBalance(page)) + dollars(await shownFreeTier(page))
 /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
 const setDevBalance = async (left: { balance?: number; freeTier?: number }) => {
-  const response = await fetch(`${demo.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
+  const response = await fetch(`${demo.apiUrl}/dev/balance`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(left),
+  })
   if (!response.ok) throw new Error(`/dev/balance answered ${response.status}`)
 }
 
@@ -37,7 +44,10 @@ describe('credits and model calls in the demo', () => {
     const before = dollars(await shownBalance(page))
     const credits = page.getByRole('region', { name: 'Credits' })
     await credits.getByLabel('Amount (USD)').fill('5')
-    const [checkout] = await Promise.all([browser.waitForEvent('page'), credits.getByRole('button', { name: 'Add credits' }).click()])
+    const [checkout] = await Promise.all([
+      browser.waitForEvent('page'),
+      credits.getByRole('button', { name: 'Add credits' }).click(),
+    ])
     await checkout.getByRole('button', { name: /^Pay/ }).click()
     const closed = new Promise<void>((resolve) => checkout.once('close', () => resolve()))
     const paidAt = Date.now()
@@ -57,11 +67,16 @@ describe('credits and model calls in the demo', () => {
       return seen.count
     })
     const before = dollars(await shownBalance(page))
-    const [checkout] = await Promise.all([browser.waitForEvent('page'), page.getByRole('button', { name: 'Add $5' }).click()])
+    const [checkout] = await Promise.all([
+      browser.waitForEvent('page'),
+      page.getByRole('button', { name: 'Add $5' }).click(),
+    ])
     await checkout.getByRole('button', { name: /^Pay/ }).click()
     await new Promise<void>((resolve) => checkout.once('close', () => resolve()))
     await expect.poll(() => shownBalance(page), { timeout: 2_000 }).toBe(`$${(before + 5).toFixed(2)}`)
-    expect(await page.evaluate(() => (window as unknown as { focusSeen: { count: number } }).focusSeen.count)).toBe(focusEvents)
+    expect(await page.evaluate(() => (window as unknown as { focusSeen: { count: number } }).focusSeen.count)).toBe(
+      focusEvents,
+    )
   })
 
   it('holds a useChat conversation of two turns, each streamed in, the credit going down after each answer', async () => {
@@ -84,14 +99,19 @@ describe('credits and model calls in the demo', () => {
       expect(whole).toContain(question)
       await expect.poll(() => shownCredit(page)).toBeLessThan(before)
     }
-    expect(await conversation.getByRole('listitem', { name: 'You' }).allTextContents()).toEqual(['What are Echo credits?', 'And how do I get more?'])
+    expect(await conversation.getByRole('listitem', { name: 'You' }).allTextContents()).toEqual([
+      'What are Echo credits?',
+      'And how do I get more?',
+    ])
     await page.screenshot({ path: join(ARTIFACTS, 'chat-two-turns.png'), fullPage: true })
   })
 
   it('draws images (the AI SDK through useEchoFetch) and speaks a text; no call that completed is reported aborted', async () => {
     const { page } = demo
     const failed: string[] = []
-    page.on('requestfailed', (request) => failed.push(`${new URL(request.url()).pathname}: ${request.failure()?.errorText}`))
+    page.on('requestfailed', (request) =>
+      failed.push(`${new URL(request.url()).pathname}: ${request.failure()?.errorText}`),
+    )
     const drawn = page.getByRole('img', { name: /^Generated:/ })
     for (let image = 1; image <= 24; image += 1) {
       await page.getByLabel('Prompt').fill(`A lighthouse, take ${image}`)
@@ -115,7 +135,8 @@ describe('credits and model calls in the demo', () => {
     await expect.poll(free).toBeLessThan(0.1)
     expect(await shownBalance(page)).toBe('$0.05')
     const offer = page.getByText('You are out of credits. Add credits to keep going.').first()
-    for (let attempt = 0; attempt < 8 && !(await offer.isVisible()); attempt += 1) await ask(page, `Question ${attempt}`)
+    for (let attempt = 0; attempt < 8 && !(await offer.isVisible()); attempt += 1)
+      await ask(page, `Question ${attempt}`)
     await offer.waitFor()
     // The free tier went first; the paid balance paid for the rest.
     expect(await free()).toBe(0)

@@ -1,6 +1,6 @@
 // examples/next-app built by `next build` and served by `next start`, against the local Echo: the
 // browser keeps the session and carries the user's token to the app's own /api/chat, where
-// echo-rtk/server verifies it and streamText (with a server-side tool) bills the user (DESIGN §9).
+// echo-rtk/server verifies it and streamText (with a server-side tool) bills the user.
 import { join } from 'node:path'
 
 import type { Page, Request } from 'playwright-core'
@@ -39,7 +39,9 @@ async function ask(page: Page, question: string): Promise<string> {
   await page.getByLabel('Question').fill(question)
   await page.getByRole('button', { name: 'Ask' }).click()
   await expect.poll(() => answers(page).count(), { timeout: 15_000 }).toBe(before + 1)
-  await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+  await expect
+    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+    .toBe('false')
   return (await answers(page).last().textContent()) ?? ''
 }
 
@@ -48,9 +50,16 @@ function watchCalls(page: Page) {
   const calls: { what: 'chat' | 'refresh'; status: number | undefined; authorization: string | undefined }[] = []
   page.on('requestfinished', (request: Request) => {
     const path = new URL(request.url()).pathname
-    const what = path === '/api/chat' ? 'chat' : path === '/api/oauth/token' && (request.postData() ?? '').includes('refresh_token') ? 'refresh' : undefined
+    const what =
+      path === '/api/chat'
+        ? 'chat'
+        : path === '/api/oauth/token' && (request.postData() ?? '').includes('refresh_token')
+          ? 'refresh'
+          : undefined
     if (what === undefined) return
-    void Promise.all([request.response(), request.allHeaders()]).then(([response, headers]) => calls.push({ what, status: response?.status(), authorization: headers.authorization }))
+    void Promise.all([request.response(), request.allHeaders()]).then(([response, headers]) =>
+      calls.push({ what, status: response?.status(), authorization: headers.authorization }),
+    )
   })
   return calls
 }
@@ -106,7 +115,10 @@ describe('a Next.js app whose chat runs in its own route, billed to the signed-i
     await app.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
     await page.getByRole('button', { name: 'Ask' }).click()
-    await page.getByRole('region', { name: 'Echo account' }).getByText('You are out of credits. Add credits to keep going.').waitFor({ timeout: 10_000 })
+    await page
+      .getByRole('region', { name: 'Echo account' })
+      .getByText('You are out of credits. Add credits to keep going.')
+      .waitFor({ timeout: 10_000 })
     expect(await accountButton(page).getAttribute('aria-expanded')).toBe('true')
     await page.getByRole('alert').getByText('You are out of Echo credits. Add credits to keep going.').waitFor()
     // The balance refetched after the route's answer shows what is left.

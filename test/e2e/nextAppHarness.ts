@@ -26,11 +26,17 @@ export interface NextAppUnderTest {
 /** Runs `command` to its end, failing with its output when it fails. */
 function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`))))
+    child.once('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)),
+    )
   })
 }
 
@@ -68,7 +74,15 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
   const env = { NEXT_TELEMETRY_DISABLED: '1' }
   await run(process.execPath, [join(REPO, 'node_modules/tsup/dist/cli-default.js')], { cwd: REPO, env })
   await run(process.execPath, [NEXT_BIN, 'build'], { cwd: NEXT_APP, env })
-  const dev = await startDevServer({ port: 0, routerPort: 0, accessTtl, autoLogin: true, refreshGrace: false, codeReplay: false, streamDelayMs: 20 })
+  const dev = await startDevServer({
+    port: 0,
+    routerPort: 0,
+    accessTtl,
+    autoLogin: true,
+    refreshGrace: false,
+    codeReplay: false,
+    streamDelayMs: 20,
+  })
   const port = await freePort()
   const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: NEXT_APP,
@@ -88,14 +102,22 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
   }
   try {
     await answering(appUrl, 30_000, server)
-    const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    })
     return {
       appUrl,
       dev,
       browser,
       page: browser.pages()[0] ?? (await browser.newPage()),
       setLeft: async (left) => {
-        const response = await fetch(`${dev.apiUrl}/dev/balance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(left) })
+        const response = await fetch(`${dev.apiUrl}/dev/balance`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(left),
+        })
         if (!response.ok) throw new Error(`/dev/balance answered ${response.status}`)
       },
       close: async () => {

@@ -1,4 +1,4 @@
-// Real life outside the happy path (DESIGN §2, "What 'the refresh fails' means"), in Chromium
+// Real life outside the happy path (docs/session.md, "What the refresh fails means"), in Chromium
 // against the local Echo: the network gone across an expiry, a laptop asleep, a flaky token
 // endpoint, a reload during a refresh, and Echo refusing the refresh with two tabs open.
 import { join } from 'node:path'
@@ -32,7 +32,8 @@ function watchRefreshes(page: Page, refreshes: Refresh[] = []) {
     )
   })
   page.on('requestfailed', (request) => {
-    for (const refresh of refreshes) if (refresh.status === 'pending' && request.url().endsWith('/api/oauth/token')) refresh.status = 'failed'
+    for (const refresh of refreshes)
+      if (refresh.status === 'pending' && request.url().endsWith('/api/oauth/token')) refresh.status = 'failed'
   })
   return refreshes
 }
@@ -44,7 +45,9 @@ async function askOnce(page: Page, question: string) {
   await page.getByLabel('Question').fill(question)
   await page.getByRole('button', { name: 'Ask' }).click()
   await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(before + 1)
-  await expect.poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false')
+  await expect
+    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+    .toBe('false')
 }
 
 const reconnecting = (page: Page) => page.getByRole('button', { name: /^Echo credits .*, reconnecting$/ })
@@ -113,7 +116,11 @@ describe('a session with 6-second tokens, through faults a browser lives with', 
     await page.route('**/api/oauth/token', async (route) => {
       if (answered503 === 0 && (route.request().postData() ?? '').includes('grant_type=refresh_token')) {
         answered503 += 1
-        return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' })
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"message":"Service Unavailable"}',
+        })
       }
       return route.fallback()
     })
@@ -170,7 +177,9 @@ describe("a reload while a refresh is at Echo, with Echo's 2-minute grace for a 
     await page.reload()
     await accountButton(page).waitFor()
     // The stored refresh token is the one Echo already rotated; within the grace it still works.
-    await expect.poll(() => refreshes.filter((refresh) => refresh.status === 200).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+    await expect
+      .poll(() => refreshes.filter((refresh) => refresh.status === 200).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1)
     const [spent, reused] = refreshes
     expect(reused?.refreshToken).toBe(spent?.refreshToken)
     expect(reused?.status).toBe(200)

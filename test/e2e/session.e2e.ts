@@ -16,7 +16,8 @@ afterAll(async () => {
 function watchRefreshes(page: Page) {
   const refreshes: { at: number; status: number | undefined }[] = []
   page.on('requestfinished', (request: Request) => {
-    if (!request.url().endsWith('/api/oauth/token') || !(request.postData() ?? '').includes('grant_type=refresh_token')) return
+    if (!request.url().endsWith('/api/oauth/token') || !(request.postData() ?? '').includes('grant_type=refresh_token'))
+      return
     void request.response().then((response) => refreshes.push({ at: Date.now(), status: response?.status() }))
   })
   return refreshes

@@ -2,7 +2,15 @@ import { join } from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { accountButton, ARTIFACTS, openAccount, openDemo, shownBalance, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import {
+  accountButton,
+  ARTIFACTS,
+  openAccount,
+  openDemo,
+  shownBalance,
+  signInThroughPages,
+  type DemoUnderTest,
+} from './demoHarness'
 
 let demo: DemoUnderTest
 beforeAll(async () => {
@@ -26,8 +34,13 @@ describe('signing in to the demo through the real pages', () => {
     })
     await signInThroughPages(page, demo)
     await expect.poll(() => accountButton(page).textContent()).toBe(' $11.00')
-    expect(await page.evaluate(() => (window as unknown as { creditsShown: string[] }).creditsShown)).toEqual(['…', '$11.00'])
-    expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(`Signed in as ${demo.testUser.name}`)
+    expect(await page.evaluate(() => (window as unknown as { creditsShown: string[] }).creditsShown)).toEqual([
+      '…',
+      '$11.00',
+    ])
+    expect(await (await openAccount(page)).locator('[data-echo-account-user]').textContent()).toBe(
+      `Signed in as ${demo.testUser.name}`,
+    )
     await page.keyboard.press('Escape')
     const address = new URL(page.url())
     expect(address.searchParams.has('code')).toBe(false)

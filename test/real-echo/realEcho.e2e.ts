@@ -63,9 +63,18 @@ function watchAppProblems(browser: BrowserContext): string[] {
   const problems: string[] = []
   const onApp = (page: Page) => page.url().startsWith(APP_URL)
   const watch = (page: Page) => {
-    page.on('console', (message) => message.type() === 'error' && onApp(page) && problems.push(`console: ${message.text()} (${message.location().url})`))
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' &&
+        onApp(page) &&
+        problems.push(`console: ${message.text()} (${message.location().url})`),
+    )
     page.on('pageerror', (error) => onApp(page) && problems.push(`page error: ${error.message}`))
-    page.on('response', (response) => response.status() >= 400 && onApp(page) && problems.push(`${response.status()} ${response.url()}`))
+    page.on(
+      'response',
+      (response) => response.status() >= 400 && onApp(page) && problems.push(`${response.status()} ${response.url()}`),
+    )
   }
   for (const page of browser.pages()) watch(page)
   browser.on('page', watch)
@@ -75,7 +84,10 @@ function watchAppProblems(browser: BrowserContext): string[] {
 /** Signs the browser in to Echo itself, as a person does on Echo's login page (Auth.js, with its CSRF token). */
 async function signInToEcho(browser: BrowserContext, provider: string): Promise<void> {
   const { csrfToken } = (await (await browser.request.get(`${CONTROL}/api/auth/csrf`)).json()) as { csrfToken: string }
-  const login = await browser.request.post(`${CONTROL}/api/auth/callback/${provider}`, { form: { callbackUrl: `${CONTROL}/`, csrfToken }, maxRedirects: 0 })
+  const login = await browser.request.post(`${CONTROL}/api/auth/callback/${provider}`, {
+    form: { callbackUrl: `${CONTROL}/`, csrfToken },
+    maxRedirects: 0,
+  })
   expect(login.status(), "Echo's sign-in answered").toBe(302)
 }
 
@@ -110,7 +122,11 @@ async function echoBalance(token: string): Promise<{ balance: number; totalSpent
 async function openApp(appId: string) {
   const demo = await startDemo({ echo: { appId, apiUrl: CONTROL, routerUrl: ROUTER }, appPort: 5173 })
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-real-echo-'))
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  })
   return {
     browser,
     page: browser.pages()[0] ?? (await browser.newPage()),
@@ -201,12 +217,21 @@ describe("the demo on Echo's own server: one user's visit", () => {
   it("the app's own server (echo-rtk/server) verifies the user's token with Echo, and spends it at Echo's router", async () => {
     const echo = createEchoServer({ appId: APP, apiUrl: CONTROL, baseRouterUrl: ROUTER })
     const route = echo.route(async (_request, user) => {
-      const completion = await user.router.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      const completion = await user.router.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       return Response.json({ userId: user.id, answer: completion.choices[0]?.message.content })
     })
     const server: Server = createServer((request, response) => {
-      const headers = new Headers(Object.entries(request.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : [])))
-      void Promise.resolve(route(new Request(`http://127.0.0.1${request.url ?? '/'}`, { method: 'POST', headers }), {})).then(async (answer) => {
+      const headers = new Headers(
+        Object.entries(request.headers).flatMap(([name, value]) =>
+          typeof value === 'string' ? [[name, value] as [string, string]] : [],
+        ),
+      )
+      void Promise.resolve(
+        route(new Request(`http://127.0.0.1${request.url ?? '/'}`, { method: 'POST', headers }), {}),
+      ).then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers))
         response.end(Buffer.from(await answer.arrayBuffer()))
       })
@@ -214,11 +239,15 @@ describe("the demo on Echo's own server: one user's visit", () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const { port } = server.address() as { port: number }
-      const call = (token: string) => fetch(`http://127.0.0.1:${port}/api/chat`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
+      const call = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/api/chat`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
       const token = await storedAccessToken(app.page)
       const answered = await call(token)
       expect(answered.status).toBe(200)
-      expect((await answered.json()) as unknown).toMatchObject({ userId: expect.any(String) as unknown, answer: 'Hello from fake upstream' })
+      expect((await answered.json()) as unknown).toMatchObject({
+        userId: expect.any(String) as unknown,
+        answer: 'Hello from fake upstream',
+      })
       const forged = await call(`${token.slice(0, -4)}AAAA`)
       expect(forged.status).toBe(401)
       expect(forged.headers.get('www-authenticate')).toMatch(/invalid_token/)
@@ -249,7 +278,9 @@ describe("the demo on Echo's own server: one user's visit", () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await otherTab.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 })
     // The one expected: the models route Echo does not have, which the browser reports (no CORS headers on its 404).
-    const unexpected = problems.filter((problem) => !/supported-models|Failed to load resource: net::ERR_FAILED/.test(problem))
+    const unexpected = problems.filter(
+      (problem) => !/supported-models|Failed to load resource: net::ERR_FAILED/.test(problem),
+    )
     expect(unexpected).toEqual([])
   })
 })
@@ -266,7 +297,9 @@ describe("Echo's own server: a user with no credit, and an app with a free tier"
       await app.page.getByRole('button', { name: 'Ask' }).click()
       await app.page.getByText('Out of credits: add some to keep chatting.').waitFor({ timeout: 30_000 })
       const panel = app.page.getByRole('region', { name: 'Echo account' })
-      await expect.poll(() => panel.getByText('You are out of credits. Add credits to keep going.').isVisible()).toBe(true)
+      await expect
+        .poll(() => panel.getByText('You are out of credits. Add credits to keep going.').isVisible())
+        .toBe(true)
     } finally {
       await app.close()
     }

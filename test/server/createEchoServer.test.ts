@@ -1,4 +1,4 @@
-// echo-rtk/server (DESIGN §9): the user's token verified with Echo and spent at the router, on the
+// echo-rtk/server: the user's token verified with Echo and spent at the router, on the
 // app's own server; Echo and its router played by msw.
 import { inspect } from 'node:util'
 
@@ -20,7 +20,14 @@ function jwt(claims: Record<string, unknown>): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`
 }
 const inMinutes = (minutes: number) => Math.floor(Date.now() / 1000) + minutes * 60
-const TOKEN = jwt({ sub: 'user-1', user_id: 'user-1', app_id: APP_ID, aud: APP_ID, scope: 'llm:invoke offline_access', exp: inMinutes(15) })
+const TOKEN = jwt({
+  sub: 'user-1',
+  user_id: 'user-1',
+  app_id: APP_ID,
+  aud: APP_ID,
+  scope: 'llm:invoke offline_access',
+  exp: inMinutes(15),
+})
 
 /** Echo's validation route: valid for the tokens in `valid` (to the app given), 401 for any other. Counts its calls. */
 function echoValidates(valid: Record<string, string> = { [TOKEN]: APP_ID }) {
@@ -67,20 +74,28 @@ describe('echo.userFrom(request)', () => {
     ['an expired token', jwt({ sub: 'user-1', exp: inMinutes(-1) }), 'The Echo token has expired'],
   ])('%s: rejected HTTP_401 before Echo is asked', async (_case, token, message) => {
     const calls = echoValidates()
-    await expect(echo().userFrom(request(token))).rejects.toMatchObject({ code: 'HTTP_401', statusCode: 401, message: expect.stringContaining(message) as string })
+    await expect(echo().userFrom(request(token))).rejects.toMatchObject({
+      code: 'HTTP_401',
+      statusCode: 401,
+      message: expect.stringContaining(message) as string,
+    })
     expect(calls).toEqual([])
   })
 
   it("a token Echo refuses: HTTP_401, in Echo's words", async () => {
     echoValidates({})
-    await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({ code: 'HTTP_401', message: 'Echo refused the token: Invalid token' })
+    await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({
+      code: 'HTTP_401',
+      message: 'Echo refused the token: Invalid token',
+    })
   })
 
   it('a token issued to another app: HTTP_401, naming both apps', async () => {
     echoValidates({ [TOKEN]: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53' })
     await expect(echo().userFrom(request(TOKEN))).rejects.toMatchObject({
       code: 'HTTP_401',
-      message: "The Echo token was issued to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53, not to this server's app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50",
+      message:
+        "The Echo token was issued to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f53, not to this server's app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50",
     })
   })
 
@@ -98,7 +113,10 @@ describe('echo.userFrom(request)', () => {
     )
     const server2 = echo()
     for (const _ of [1, 2]) {
-      await expect(server2.userFrom(request(TOKEN))).rejects.toMatchObject({ reason: 'echo-unreachable', message: "Echo could not be reached to check the user's token; try again" })
+      await expect(server2.userFrom(request(TOKEN))).rejects.toMatchObject({
+        reason: 'echo-unreachable',
+        message: "Echo could not be reached to check the user's token; try again",
+      })
     }
     expect(calls).toBe(2)
   })
@@ -131,11 +149,17 @@ describe('echo.userFrom(request)', () => {
     server.use(
       http.post(`${ROUTER}/chat/completions`, ({ request }) => {
         routerCalls += 1
-        return request.headers.get('authorization') === `Bearer ${TOKEN}` ? HttpResponse.json({ ok: true }) : HttpResponse.json({}, { status: 401 })
+        return request.headers.get('authorization') === `Bearer ${TOKEN}`
+          ? HttpResponse.json({ ok: true })
+          : HttpResponse.json({}, { status: 401 })
       }),
     )
-    expect((await user.fetch(`${ROUTER}/chat/completions`, { method: 'POST', headers: { 'x-api-key': 'sk-app' } })).status).toBe(200)
-    await expect(user.fetch('https://api.openai.com/v1/chat/completions', { method: 'POST' })).rejects.toThrow(/^Refusing to send the user's Echo token to https:\/\/api\.openai\.com/)
+    expect(
+      (await user.fetch(`${ROUTER}/chat/completions`, { method: 'POST', headers: { 'x-api-key': 'sk-app' } })).status,
+    ).toBe(200)
+    await expect(user.fetch('https://api.openai.com/v1/chat/completions', { method: 'POST' })).rejects.toThrow(
+      /^Refusing to send the user's Echo token to https:\/\/api\.openai\.com/,
+    )
     server.use(http.post(`${ROUTER}/chat/completions`, () => HttpResponse.json({ error: 'expired' }, { status: 401 })))
     expect((await user.fetch(`${ROUTER}/chat/completions`, { method: 'POST' })).status).toBe(401)
     expect(routerCalls).toBe(1)
@@ -145,15 +169,29 @@ describe('echo.userFrom(request)', () => {
     echoValidates()
     server.use(
       http.get(`${API}/api/v1/balance`, ({ request }) =>
-        HttpResponse.json({ totalPaid: 5, totalSpent: 0, balance: request.headers.get('authorization') === `Bearer ${TOKEN}` ? 5 : 0, currency: 'USD' }),
+        HttpResponse.json({
+          totalPaid: 5,
+          totalSpent: 0,
+          balance: request.headers.get('authorization') === `Bearer ${TOKEN}` ? 5 : 0,
+          currency: 'USD',
+        }),
       ),
       http.post(`${ROUTER}/chat/completions`, () =>
-        HttpResponse.json({ id: 'c1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] }),
+        HttpResponse.json({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 1,
+          model: 'gpt-4o-mini',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+        }),
       ),
     )
     const user = await echo().userFrom(request(TOKEN))
     expect((await user.client.balance.get()).balance).toBe(5)
-    const answer = await user.router.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+    const answer = await user.router.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hi' }],
+    })
     expect(answer.choices[0]?.message.content).toBe('Hi')
   })
 })
@@ -163,14 +201,18 @@ describe('echo.route(handler)', () => {
   function routerAnswers(status: number) {
     server.use(
       http.post(`${ROUTER}/chat/completions`, () => {
-        if (status !== 200) return status === 402 ? new HttpResponse('<html>Payment Required</html>', { status }) : HttpResponse.json({ error: 'Unauthorized' }, { status })
+        if (status !== 200)
+          return status === 402
+            ? new HttpResponse('<html>Payment Required</html>', { status })
+            : HttpResponse.json({ error: 'Unauthorized' }, { status })
         const encoder = new TextEncoder()
         const chunk = (content: string) =>
           `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
         return new HttpResponse(
           new ReadableStream({
             start(controller) {
-              for (const piece of [chunk('Hello'), chunk(' there'), 'data: [DONE]\n\n']) controller.enqueue(encoder.encode(piece))
+              for (const piece of [chunk('Hello'), chunk(' there'), 'data: [DONE]\n\n'])
+                controller.enqueue(encoder.encode(piece))
               controller.close()
             },
           }),
@@ -220,7 +262,10 @@ describe('echo.route(handler)', () => {
   ])('a JSON route whose router call was refused %i is answered %i', async (routerStatus, status, reason) => {
     routerAnswers(routerStatus)
     const route = echo().route(async (_request, user) => {
-      const answer = await user.router.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      const answer = await user.router.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
       return Response.json(answer)
     })
     const response = await route(request(TOKEN), undefined)
@@ -252,7 +297,9 @@ describe('echo.route(handler)', () => {
   })
 
   it("passes the framework's second argument on (Next.js { params }), and answers what the handler answers", async () => {
-    const route = echo().route<{ params: Promise<{ id: string }> }>(async (_request, user, { params }) => Response.json({ id: (await params).id, user: user.id }))
+    const route = echo().route<{ params: Promise<{ id: string }> }>(async (_request, user, { params }) =>
+      Response.json({ id: (await params).id, user: user.id }),
+    )
     const response = await route(request(TOKEN), { params: Promise.resolve({ id: 'chat-7' }) })
     expect(await response.json()).toEqual({ id: 'chat-7', user: 'user-1' })
   })
@@ -263,7 +310,11 @@ describe('echo.route(handler)', () => {
   })
 
   it('puts the token in no error, body or log', async () => {
-    const logs = [vi.spyOn(console, 'error').mockImplementation(() => undefined), vi.spyOn(console, 'warn').mockImplementation(() => undefined), vi.spyOn(console, 'log')]
+    const logs = [
+      vi.spyOn(console, 'error').mockImplementation(() => undefined),
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined),
+      vi.spyOn(console, 'log'),
+    ]
     routerAnswers(402)
     const answers = [await chatRoute()(request(TOKEN), undefined)]
     echoValidates({})
@@ -287,10 +338,14 @@ describe('echo.route(handler)', () => {
 
 describe('createEchoServer', () => {
   it('refuses a missing appId, one that is no Echo app id, and URLs that are not absolute http(s), naming them', () => {
-    expect(() => createEchoServer({} as never)).toThrow("createEchoServer's appId is required: pass your app's id from the Echo dashboard (got undefined)")
+    expect(() => createEchoServer({} as never)).toThrow(
+      "createEchoServer's appId is required: pass your app's id from the Echo dashboard (got undefined)",
+    )
     expect(() => createEchoServer({ appId: 'my-echo-app' })).toThrow(
       `createEchoServer's appId must be your app's id from the Echo dashboard, a UUID such as 60601628-cdb7-481e-8f7e-921981220348 (got "my-echo-app")`,
     )
-    expect(() => createEchoServer({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'echo.test' })).toThrow('EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"')
+    expect(() => createEchoServer({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'echo.test' })).toThrow(
+      'EchoConfig.apiUrl must be an absolute http(s) URL, got "echo.test"',
+    )
   })
 })

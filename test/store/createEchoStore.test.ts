@@ -28,7 +28,8 @@ afterEach(() => {
   for (const store of hostStores.splice(0)) store.dispatch(stopEchoSession())
 })
 
-const todos = (state: string[] = [], action: UnknownAction) => (action.type === 'todos/added' ? [...state, String(action.payload)] : state)
+const todos = (state: string[] = [], action: UnknownAction) =>
+  action.type === 'todos/added' ? [...state, String(action.payload)] : state
 
 /** A host app's own store, set up by hand the way the README says. */
 function hostStore(extra: Middleware[] = []) {
@@ -57,7 +58,9 @@ describe('a host store with echoReducers and echoMiddleware', () => {
     const store = hostStore()
     const first = store.dispatch(startEchoSession(CONFIG))
     expect(store.dispatch(startEchoSession({ ...CONFIG }))).toBe(first)
-    expect(() => store.dispatch(startEchoSession({ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52' }))).toThrow(
+    expect(() =>
+      store.dispatch(startEchoSession({ ...CONFIG, appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f52' })),
+    ).toThrow(
       /this store's Echo session belongs to app 2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50 at https:\/\/echo\.test; it cannot switch to another config/,
     )
   })
@@ -74,8 +77,13 @@ describe('a host store with echoReducers and echoMiddleware', () => {
   })
 
   it('a store without the echo reducers is refused with a message that names them', () => {
-    const store = configureStore({ reducer: { todos }, middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware) })
-    expect(() => store.dispatch(startEchoSession(CONFIG))).toThrow('echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }')
+    const store = configureStore({
+      reducer: { todos },
+      middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(echoMiddleware),
+    })
+    expect(() => store.dispatch(startEchoSession(CONFIG))).toThrow(
+      'echo-rtk: this store has no echo reducers. Add them: configureStore({ reducer: { ...echoReducers }',
+    )
   })
 
   it('a store whose session was never started says how to start it', async () => {
@@ -111,7 +119,10 @@ describe('balance', () => {
     const store = await signInThroughEcho()
     expect(store.getState().echo.balance).toMatchObject({
       balance: { balance: 12.5, currency: 'USD' },
-      freeTierBalance: { spendPoolBalance: echoFixtures.freeTierBalance.spendPoolBalance, userSpendInfo: { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', amountLeft: -1 } },
+      freeTierBalance: {
+        spendPoolBalance: echoFixtures.freeTierBalance.spendPoolBalance,
+        userSpendInfo: { echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', amountLeft: -1 },
+      },
       status: 'succeeded',
       error: null,
     })
@@ -162,7 +173,13 @@ describe('balance', () => {
     const echo = serveEcho()
     const store = await signInThroughEcho()
     const before = { paid: sentTo(echo, '/api/v1/balance').length }
-    store.dispatch(signedIn({ user: { id: 'user-2', email: null, name: 'Grace', picture: null }, accessToken: 'access-g', expiresAt: Date.now() + 60_000 }))
+    store.dispatch(
+      signedIn({
+        user: { id: 'user-2', email: null, name: 'Grace', picture: null },
+        accessToken: 'access-g',
+        expiresAt: Date.now() + 60_000,
+      }),
+    )
     store.dispatch(signedOut())
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before.paid)
@@ -206,7 +223,10 @@ describe('balance', () => {
     await balance.reached
     await store.dispatch(signOut())
     balance.release()
-    await expect(refreshing).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated while fetching balance' })
+    await expect(refreshing).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'Not authenticated while fetching balance',
+    })
   })
 
   it('refreshBalance() rejects, never resolves undefined, when its 401 cannot be cured', async () => {
@@ -224,8 +244,15 @@ describe('balance', () => {
 
   it('refreshBalance() and createPaymentLink() reject with Not authenticated when nobody is signed in', async () => {
     const store = newStore()
-    await expect(store.dispatch(refreshBalance())).rejects.toMatchObject({ name: 'EchoError', reason: 'not-authenticated', message: 'Not authenticated' })
-    await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(store.dispatch(refreshBalance())).rejects.toMatchObject({
+      name: 'EchoError',
+      reason: 'not-authenticated',
+      message: 'Not authenticated',
+    })
+    await expect(store.dispatch(createPaymentLink({ amount: 10 }))).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'Not authenticated',
+    })
   })
 
   it('a payment link resolves to its URL and marks the balance stale, so it is fetched again', async () => {
@@ -278,7 +305,14 @@ describe('devtools', () => {
     await sessionOf(store).getToken()
     await store.dispatch(signOut())
     vi.useRealTimers()
-    expect(log.map((action) => action.type)).toEqual(expect.arrayContaining(['echo/auth/signedIn', 'echo/auth/tokenRefreshStarted', 'echo/auth/tokenRefreshed', 'echo/auth/signedOut']))
+    expect(log.map((action) => action.type)).toEqual(
+      expect.arrayContaining([
+        'echo/auth/signedIn',
+        'echo/auth/tokenRefreshStarted',
+        'echo/auth/tokenRefreshed',
+        'echo/auth/signedOut',
+      ]),
+    )
 
     const replayed = configureStore({ reducer: echoReducers })
     const replayedStates = log.map((action) => {
@@ -313,7 +347,10 @@ describe('getEchoFetch()', () => {
     const store = newStore()
     const echoFetch = store.dispatch(getEchoFetch())
     expect(store.dispatch(getEchoFetch())).toBe(echoFetch)
-    await expect(echoFetch(`${ECHO}/api/v1/balance`)).rejects.toMatchObject({ name: 'EchoError', message: 'Not authenticated' })
+    await expect(echoFetch(`${ECHO}/api/v1/balance`)).rejects.toMatchObject({
+      name: 'EchoError',
+      message: 'Not authenticated',
+    })
     await expect(echoFetch('https://api.openai.com/v1/models')).rejects.toMatchObject({
       message:
         "Refusing to send the user's Echo token to https://api.openai.com: it goes only to https://echo.test and https://echo.router.merit.systems. Set your model client's baseURL to the Echo router",

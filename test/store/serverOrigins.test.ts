@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The session's fetch to the app's own server (DESIGN §9): the token goes there only when
+// The session's fetch to the app's own server: the token goes there only when
 // serverOrigins lists it, and the session's rules hold across the hop.
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -65,19 +65,34 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
     const { echo, fetch } = await signedIn(WITH_SERVER, 15)
     vi.setSystemTime(Date.now() + 16_000) // the token the route checks has expired
     const seen = appRoute(`${APP_URL}/api/chat`, (authorization) =>
-      authorization === 'Bearer test-access-2' ? HttpResponse.json({ answer: 'hello' }) : new HttpResponse('Your Echo session has expired.', { status: 401, headers: REFUSED_TOKEN }),
+      authorization === 'Bearer test-access-2'
+        ? HttpResponse.json({ answer: 'hello' })
+        : new HttpResponse('Your Echo session has expired.', { status: 401, headers: REFUSED_TOKEN }),
     )
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch('/api/chat', { method: 'POST', body: '{}' }).then((response) => response.status)))
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch('/api/chat', { method: 'POST', body: '{}' }).then((response) => response.status),
+      ),
+    )
     expect(statuses).toEqual(Array<number>(20).fill(200))
     expect(refreshGrants(echo)).toHaveLength(1)
     expect(seen.filter((request) => request.retry === 'true')).toHaveLength(20)
     expect(seen.filter((request) => request.authorization === 'Bearer test-access-1')).toHaveLength(20)
-    expect(seen.filter((request) => request.retry === 'true' && request.authorization !== 'Bearer test-access-2')).toEqual([])
+    expect(
+      seen.filter((request) => request.retry === 'true' && request.authorization !== 'Bearer test-access-2'),
+    ).toEqual([])
   })
 
   it("the app's own 401 (its own sign-in: no invalid_token) is left alone: no refresh, no retry", async () => {
     const { echo, fetch } = await signedIn()
-    const seen = appRoute(`${APP_URL}/api/chat`, () => new HttpResponse('Log in to the app first', { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="app"' } }))
+    const seen = appRoute(
+      `${APP_URL}/api/chat`,
+      () =>
+        new HttpResponse('Log in to the app first', {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'Basic realm="app"' },
+        }),
+    )
     const response = await fetch('/api/chat', { method: 'POST', body: '{}' })
     expect([response.status, await response.text()]).toEqual([401, 'Log in to the app first'])
     expect(seen).toHaveLength(1)
@@ -89,7 +104,14 @@ describe("the session's fetch to the app's own server (serverOrigins)", () => {
     appRoute(`${APP_URL}/api/paywall`, () => new HttpResponse('Upgrade to Pro', { status: 402 }))
     expect((await fetch('/api/paywall', { method: 'POST' })).status).toBe(402)
     expect(outOfCredits(store)).toBe(false)
-    appRoute(`${APP_URL}/api/chat`, () => new HttpResponse('You are out of Echo credits.', { status: 402, headers: { 'X-Echo-Reason': 'insufficient-funds' } }))
+    appRoute(
+      `${APP_URL}/api/chat`,
+      () =>
+        new HttpResponse('You are out of Echo credits.', {
+          status: 402,
+          headers: { 'X-Echo-Reason': 'insufficient-funds' },
+        }),
+    )
     expect((await fetch('/api/chat', { method: 'POST' })).status).toBe(402)
     expect(outOfCredits(store)).toBe(true)
   })

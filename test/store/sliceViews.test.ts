@@ -8,13 +8,24 @@ describe('the slices apps see', () => {
     expect(authSlice.name).toBe('echo/auth')
     expect(balanceSlice.name).toBe('echo/balance')
     expect(authSlice.getInitialState()).toMatchObject({ status: 'loading', user: null, accessToken: null })
-    expect(authSlice.reducer(undefined, { type: 'echo/auth/signedOut', payload: undefined })).toMatchObject({ status: 'unauthenticated', accessToken: null })
+    expect(authSlice.reducer(undefined, { type: 'echo/auth/signedOut', payload: undefined })).toMatchObject({
+      status: 'unauthenticated',
+      accessToken: null,
+    })
     expect(balanceSlice.reducer(undefined, { type: '@@init' })).toEqual(balanceSlice.getInitialState())
   })
 
   it('hold no action creator, so app code cannot sign a user in with a token of its own making', () => {
     expect(authSlice).not.toHaveProperty('actions')
     expect(balanceSlice).not.toHaveProperty('actions')
-    for (const name of ['signedIn', 'signedOut', 'signInFailed', 'signInStarted', 'tokenRefreshed', 'tokenRefreshStarted']) expect(echoRtk).not.toHaveProperty(name)
+    for (const name of [
+      'signedIn',
+      'signedOut',
+      'signInFailed',
+      'signInStarted',
+      'tokenRefreshed',
+      'tokenRefreshStarted',
+    ])
+      expect(echoRtk).not.toHaveProperty(name)
   })
 })

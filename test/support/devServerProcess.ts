@@ -28,7 +28,15 @@ export const DEV_SERVER_START_MS = 60_000
 export function startDevServerProcess(settings: Partial<DevServerSettings> = {}): Promise<RunningDevServer> {
   // From the repo root (where vitest runs): under jsdom, import.meta.url is not a file URL.
   const entry = resolve('dev-server/startDevServer.mjs')
-  const resolved = { port: 0, routerPort: 0, autoLogin: true, streamDelayMs: 0, refreshGrace: false, codeReplay: false, ...settings }
+  const resolved = {
+    port: 0,
+    routerPort: 0,
+    autoLogin: true,
+    streamDelayMs: 0,
+    refreshGrace: false,
+    codeReplay: false,
+    ...settings,
+  }
   const child = spawn(process.execPath, ['--input-type=module', '-e', START, entry, JSON.stringify(resolved)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })

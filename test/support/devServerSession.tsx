@@ -22,7 +22,11 @@ export function recordDevServer(): SeenByDevServer[] {
   server.use(
     http.all(/^http:\/\/127\.0\.0\.1:\d+\//, ({ request }) => {
       const url = new URL(request.url)
-      seen.push({ method: request.method, url: url.origin + url.pathname, authorization: request.headers.get('authorization') })
+      seen.push({
+        method: request.method,
+        url: url.origin + url.pathname,
+        authorization: request.headers.get('authorization'),
+      })
       return passthrough()
     }),
   )
@@ -38,7 +42,10 @@ export function devServerConfig(dev: RunningDevServer): EchoConfig {
  * Signs the test user in headlessly and stores the tokens the way the session does, so a provider
  * rendered next starts signed in. `accessToken` replaces the real one (a stale token, say).
  */
-export async function storeDevServerSession(dev: RunningDevServer, { accessToken }: { accessToken?: string } = {}): Promise<TokenResponse> {
+export async function storeDevServerSession(
+  dev: RunningDevServer,
+  { accessToken }: { accessToken?: string } = {},
+): Promise<TokenResponse> {
   const tokens = await signIn(dev)
   window.localStorage.setItem(
     `oidc.user:${dev.apiUrl}:${dev.appId}`,

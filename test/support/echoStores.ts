@@ -2,7 +2,7 @@ import { afterEach, vi } from 'vitest'
 
 import type { EchoSession } from '../../src/auth/EchoSession'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { storeSessionOf } from '../../src/api/query/storeSession'
+import { storeSessionOf } from '../../src/store/storeSession'
 import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'
 import { APP_ID, APP_URL, backFromEcho, ECHO } from './testEcho'
 
@@ -41,7 +41,12 @@ export function echoStoresPerTest() {
   const newStore = (environment: Partial<EchoEnvironment> = {}, config: EchoConfig = CONFIG) => {
     const store = createEchoStore({
       config,
-      environment: { navigate: (url) => navigations.push(url), locks: undefined, openChannel: undefined, ...environment },
+      environment: {
+        navigate: (url) => navigations.push(url),
+        locks: undefined,
+        openChannel: undefined,
+        ...environment,
+      },
     })
     stores.push(store)
     return store

@@ -7,11 +7,15 @@ import { EchoProvider, echoReducers, type EchoConfig, type EchoRootState } from 
 
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { isGetStoreSession, type StoreSession } from '../../src/api/query/storeSession'
+import { isAskSession } from '../../src/api/query/sessionPort'
+import type { StoreSession } from '../../src/store/storeSession'
 import { CONFIG } from './echoStores'
 
 /** Renders `ui` inside `<EchoProvider>`, in StrictMode as every test here does. */
-export function renderWithEcho(ui: ReactNode, { store, config = CONFIG }: { store?: Store<EchoRootState, UnknownAction>; config?: EchoConfig } = {}) {
+export function renderWithEcho(
+  ui: ReactNode,
+  { store, config = CONFIG }: { store?: Store<EchoRootState, UnknownAction>; config?: EchoConfig } = {},
+) {
   return render(
     <StrictMode>
       <EchoProvider config={config} {...(store === undefined ? {} : { store })}>
@@ -25,12 +29,18 @@ export function renderWithEcho(ui: ReactNode, { store, config = CONFIG }: { stor
  * A store set up like a host app's, whose session answers some methods differently: for the
  * paths a real session rarely takes (a sign-in that rejects with a non-Error, a slow sign-out).
  */
-export function storeWithSessionOverrides(overrides: Record<string, unknown>, environment: Partial<EchoEnvironment> = {}) {
-  const echoMiddleware = createEchoMiddleware({ environment: { locks: undefined, openChannel: undefined, ...environment } })
+export function storeWithSessionOverrides(
+  overrides: Record<string, unknown>,
+  environment: Partial<EchoEnvironment> = {},
+) {
+  const echoMiddleware = createEchoMiddleware({
+    environment: { locks: undefined, openChannel: undefined, ...environment },
+  })
   const override: Middleware = () => (next) => (action) => {
     const answer = next(action)
-    if (!isGetStoreSession(action) || answer === undefined) return answer
-    const { session, owned } = answer as StoreSession
+    if (!isAskSession(action) || answer === undefined) return answer
+    const storeSession = answer as StoreSession
+    const { session } = storeSession
     const overridden = new Proxy(session, {
       get: (target, name) => {
         if (typeof name === 'string' && name in overrides) return overrides[name]
@@ -38,7 +48,7 @@ export function storeWithSessionOverrides(overrides: Record<string, unknown>, en
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },
     })
-    return { session: overridden, owned }
+    return { ...storeSession, session: overridden }
   }
   return configureStore({
     reducer: echoReducers,

@@ -1,4 +1,10 @@
-import { echoHandlers, echoSignIn, type EchoHandlers, type EchoHandlersOptions, type EchoRecordedRequest } from 'echo-rtk/testing'
+import {
+  echoHandlers,
+  echoSignIn,
+  type EchoHandlers,
+  type EchoHandlersOptions,
+  type EchoRecordedRequest,
+} from 'echo-rtk/testing'
 
 import { server } from './server'
 
@@ -28,9 +34,13 @@ export async function backFromEcho(authorizeUrl: string): Promise<string> {
 }
 
 /** The requests the served Echo answered at `path` (`/api/v1/balance`), in order. */
-export const sentTo = (echo: EchoHandlers, path: string): EchoRecordedRequest[] => echo.requests.filter((request) => request.path === path)
+export const sentTo = (echo: EchoHandlers, path: string): EchoRecordedRequest[] =>
+  echo.requests.filter((request) => request.path === path)
 
-const grantsOf = (echo: EchoHandlers, grantType: string) => sentTo(echo, '/api/oauth/token').filter((request) => (request.body as { grant_type?: string } | undefined)?.grant_type === grantType)
+const grantsOf = (echo: EchoHandlers, grantType: string) =>
+  sentTo(echo, '/api/oauth/token').filter(
+    (request) => (request.body as { grant_type?: string } | undefined)?.grant_type === grantType,
+  )
 
 /** The refresh grants Echo was sent, in order: when each arrived (`at`), and whether Echo took it (`status` 200). */
 export const refreshGrants = (echo: EchoHandlers): EchoRecordedRequest[] => grantsOf(echo, 'refresh_token')

@@ -10,7 +10,11 @@ import { clearEchoSession, echoFixtures, echoHandlers, resetEchoStore, seedEchoS
 
 import { server } from '../support/server'
 
-const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', baseRouterUrl: 'https://router.echo.test' }
+const config = {
+  appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+  apiUrl: 'https://echo.test',
+  baseRouterUrl: 'https://router.echo.test',
+}
 const todos = createSlice({ name: 'todos', initialState: ['write tests'], reducers: {} })
 
 /** The app's store, as its src/store.ts would make it. */

@@ -26,11 +26,21 @@ describe('echo.set(changes): the scenario changed mid-test', () => {
     const echo = echoHandlers(config)
     server.use(...echo)
     const refresh = (refreshToken: string) =>
-      fetch(`${config.apiUrl}/api/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: config.appId }) })
+      fetch(`${config.apiUrl}/api/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: config.appId,
+        }),
+      })
     expect((await refresh(echoFixtures.tokens.seeded.refreshToken)).status).toBe(200)
     echo.set({ refuseRefresh: true })
     const refused = await refresh(echoFixtures.tokens.issued(1).refreshToken)
-    expect([refused.status, await refused.json()]).toEqual([400, { error: 'invalid_request', error_description: 'Invalid refresh token' }])
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'Invalid refresh token' },
+    ])
   })
 
   it('leaves the options it was given alone', () => {
@@ -63,7 +73,10 @@ describe("spendPool: what the app's free-tier pool can still pay", () => {
     expect((await client.balance.getFree(config.appId)).spendPoolBalance).toBe(100)
     const echo = echoHandlers({ ...config, spendPool: 0, freeTier: 0.5 })
     server.use(...echo)
-    expect(await client.balance.getFree(config.appId)).toMatchObject({ spendPoolBalance: 0, userSpendInfo: { amountLeft: 0.5 } })
+    expect(await client.balance.getFree(config.appId)).toMatchObject({
+      spendPoolBalance: 0,
+      userSpendInfo: { amountLeft: 0.5 },
+    })
     echo.set({ spendPool: 20 })
     expect((await client.balance.getFree(config.appId)).spendPoolBalance).toBe(20)
   })
@@ -80,7 +93,9 @@ describe('echo.hold(name): an endpoint that keeps the app waiting', () => {
     await balance.reached
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(answered).toBe(false)
-    expect(echo.requests.map(({ path, status }) => ({ path, status }))).toEqual([{ path: '/api/v1/balance', status: undefined }]) // not answered yet
+    expect(echo.requests.map(({ path, status }) => ({ path, status }))).toEqual([
+      { path: '/api/v1/balance', status: undefined },
+    ]) // not answered yet
     echo.set({ balance: 4 })
     balance.release()
     expect((await waiting).balance).toBe(4)
@@ -103,7 +118,11 @@ describe('echo.hold(name): an endpoint that keeps the app waiting', () => {
     const token = echo.hold('token')
     const refreshing = fetch(`${config.apiUrl}/api/oauth/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: echoFixtures.tokens.seeded.refreshToken, client_id: config.appId }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: echoFixtures.tokens.seeded.refreshToken,
+        client_id: config.appId,
+      }),
     })
     await token.reached
     token.release()

@@ -14,7 +14,9 @@ import { server } from '../support/server'
 
 const baseURL = 'https://router.echo.test'
 // As useEchoFetch() does: the user's token replaces each client's own key header.
-const fetch = createEchoFetch({ tokenProvider: { getAccessToken: () => Promise.resolve('test-token'), refreshToken: () => Promise.resolve() } })
+const fetch = createEchoFetch({
+  tokenProvider: { getAccessToken: () => Promise.resolve('test-token'), refreshToken: () => Promise.resolve() },
+})
 const settings = { baseURL, apiKey: 'echo', fetch }
 const textOf = async (stream: AsyncIterable<string>) => {
   let text = ''
@@ -38,10 +40,17 @@ describe("echoHandlers' router, through the clients apps use", () => {
     server.use(...echoHandlers({ baseRouterUrl: baseURL }))
     const openai = new OpenAI(settings)
     let text = ''
-    for await (const chunk of await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true })) text += chunk.choices[0]?.delta.content ?? ''
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    }))
+      text += chunk.choices[0]?.delta.content ?? ''
     expect(text).toBe(echoFixtures.answer)
     const anthropic = new Anthropic(settings)
-    const message = await anthropic.messages.stream({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage()
+    const message = await anthropic.messages
+      .stream({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] })
+      .finalMessage()
     expect(message.content).toMatchObject([{ type: 'text', text: echoFixtures.answer }])
   })
 })

@@ -18,7 +18,12 @@ function echoServing(options: EchoHandlersOptions = {}) {
   return echo
 }
 
-const tokenGrant = (fields: Record<string, string>) => fetch(urls.token, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })
+const tokenGrant = (fields: Record<string, string>) =>
+  fetch(urls.token, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  })
 
 /** What the app does before leaving for Echo, and what Echo's authorize page sends back: a code for this verifier. */
 async function authorized({ clientId = config.appId } = {}) {
@@ -28,18 +33,34 @@ async function authorized({ clientId = config.appId } = {}) {
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '')
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's1' })
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 's1',
+  })
   const back = await fetch(`${urls.authorize}?${query}`, { redirect: 'manual' })
   const code = new URL(back.headers.get('location')!).searchParams.get('code')!
   return { code, verifier }
 }
 
 const exchange = ({ code, verifier }: { code: string; verifier: string }, overrides: Record<string, string> = {}) =>
-  tokenGrant({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: config.appId, redirect_uri: REDIRECT_URI, ...overrides })
+  tokenGrant({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: config.appId,
+    redirect_uri: REDIRECT_URI,
+    ...overrides,
+  })
 
-const refresh = (refreshToken: string) => tokenGrant({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: config.appId })
+const refresh = (refreshToken: string) =>
+  tokenGrant({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: config.appId })
 
-const balanceWith = (accessToken: string) => fetch(urls.balance, { headers: { Authorization: `Bearer ${accessToken}` } })
+const balanceWith = (accessToken: string) =>
+  fetch(urls.balance, { headers: { Authorization: `Bearer ${accessToken}` } })
 
 const INVALID_CODE = { error: 'invalid_request', error_description: 'Invalid authorization code' }
 const INVALID_REFRESH_TOKEN = { error: 'invalid_request', error_description: 'Invalid refresh token' }
@@ -50,7 +71,11 @@ describe('echoHandlers: the code exchange', () => {
     const granted = await authorized()
     const first = await exchange(granted)
     expect(first.status).toBe(200)
-    expect(await first.json()).toMatchObject({ access_token: echoFixtures.tokens.issued(1).accessToken, refresh_token: echoFixtures.tokens.issued(1).refreshToken, expires_in: 900 })
+    expect(await first.json()).toMatchObject({
+      access_token: echoFixtures.tokens.issued(1).accessToken,
+      refresh_token: echoFixtures.tokens.issued(1).refreshToken,
+      expires_in: 900,
+    })
     const again = await exchange(granted)
     expect([again.status, await again.json()]).toEqual([400, INVALID_CODE])
   })
@@ -71,7 +96,10 @@ describe("echoHandlers: refresh tokens rotate, as Echo's do", () => {
   it("the seeded session's refresh token is the one taken at start", async () => {
     echoServing()
     const renewed = await refresh(echoFixtures.tokens.seeded.refreshToken)
-    expect(await renewed.json()).toMatchObject({ access_token: echoFixtures.tokens.issued(1).accessToken, refresh_token: echoFixtures.tokens.issued(1).refreshToken })
+    expect(await renewed.json()).toMatchObject({
+      access_token: echoFixtures.tokens.issued(1).accessToken,
+      refresh_token: echoFixtures.tokens.issued(1).refreshToken,
+    })
   })
 
   it('each refresh token is taken once: used again, it is refused with 400 invalid_request "Invalid refresh token"', async () => {
@@ -102,7 +130,10 @@ describe('echoHandlers: access tokens expire', () => {
   it('one it issued is taken until its expiresInSeconds have passed by Date.now() (fake timers count), then answered 401', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     echoServing({ expiresInSeconds: 15 })
-    const issued = (await (await refresh(echoFixtures.tokens.seeded.refreshToken)).json()) as { access_token: string; expires_in: number }
+    const issued = (await (await refresh(echoFixtures.tokens.seeded.refreshToken)).json()) as {
+      access_token: string
+      expires_in: number
+    }
     expect(issued.expires_in).toBe(15)
     vi.setSystemTime(Date.now() + 14_999)
     expect((await balanceWith(issued.access_token)).status).toBe(200)
@@ -114,7 +145,10 @@ describe('echoHandlers: access tokens expire', () => {
   it('lives 900 seconds by default', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     echoServing()
-    const issued = (await (await refresh(echoFixtures.tokens.seeded.refreshToken)).json()) as { access_token: string; expires_in: number }
+    const issued = (await (await refresh(echoFixtures.tokens.seeded.refreshToken)).json()) as {
+      access_token: string
+      expires_in: number
+    }
     expect(issued.expires_in).toBe(900)
     vi.setSystemTime(Date.now() + 899_000)
     expect((await balanceWith(issued.access_token)).status).toBe(200)

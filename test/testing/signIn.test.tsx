@@ -7,7 +7,11 @@ import { clearEchoSession, echoFixtures, echoHandlers, echoSignIn } from 'echo-r
 
 import { server } from '../support/server'
 
-const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', redirectUri: 'http://localhost:3000/' }
+const config = {
+  appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+  apiUrl: 'https://echo.test',
+  redirectUri: 'http://localhost:3000/',
+}
 
 afterEach(() => {
   clearEchoSession()
@@ -33,11 +37,22 @@ describe('echoSignIn(): the real sign-in, in jsdom', () => {
     render(app())
     expect(await screen.findByText(`Signed in as ${echoFixtures.userinfo.name}`, { exact: false })).toBeDefined()
     expect(window.location.search).toBe('')
-    expect(echo.requests.filter((request) => request.path === '/api/oauth/token').map((request) => (request.body as { grant_type: string }).grant_type)).toEqual(['authorization_code'])
-    expect(echo.requests.some((request) => request.path === '/api/oauth/userinfo' && request.token === echoFixtures.tokens.issued(1).accessToken)).toBe(true)
+    expect(
+      echo.requests
+        .filter((request) => request.path === '/api/oauth/token')
+        .map((request) => (request.body as { grant_type: string }).grant_type),
+    ).toEqual(['authorization_code'])
+    expect(
+      echo.requests.some(
+        (request) =>
+          request.path === '/api/oauth/userinfo' && request.token === echoFixtures.tokens.issued(1).accessToken,
+      ),
+    ).toBe(true)
   })
 
   it('says so when nothing leaves for Echo', async () => {
-    await expect(echoSignIn({ timeoutMs: 50 }).backFromEcho()).rejects.toThrow('echoSignIn: nothing left for Echo within 50 ms (click the sign-in button first)')
+    await expect(echoSignIn({ timeoutMs: 50 }).backFromEcho()).rejects.toThrow(
+      'echoSignIn: nothing left for Echo within 50 ms (click the sign-in button first)',
+    )
   })
 })

@@ -8,7 +8,11 @@ import { clearEchoSession, echoEndpoints, echoFixtures, echoHandlers, seedEchoSe
 
 import { server } from '../support/server'
 
-const config = { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test', baseRouterUrl: 'https://router.echo.test' }
+const config = {
+  appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+  apiUrl: 'https://echo.test',
+  baseRouterUrl: 'https://router.echo.test',
+}
 
 afterEach(() => {
   clearEchoSession()
@@ -22,7 +26,15 @@ function Wallet() {
 
 describe('echo-rtk/testing, as an app uses it in its own tests', () => {
   it('exports exactly its public names', () => {
-    expect(Object.keys(testing).sort()).toEqual(['clearEchoSession', 'echoEndpoints', 'echoFixtures', 'echoHandlers', 'echoSignIn', 'resetEchoStore', 'seedEchoSession'])
+    expect(Object.keys(testing).sort()).toEqual([
+      'clearEchoSession',
+      'echoEndpoints',
+      'echoFixtures',
+      'echoHandlers',
+      'echoSignIn',
+      'resetEchoStore',
+      'seedEchoSession',
+    ])
   })
 
   it('starts an EchoProvider signed in, with the balance from the handlers, from one config object', async () => {
@@ -61,17 +73,27 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
     await expect(client.apps.list()).resolves.toEqual({ apps: [echoFixtures.app] })
     await expect(client.apps.get(echoFixtures.app.id)).resolves.toEqual(echoFixtures.app)
     await expect(client.balance.get()).resolves.toEqual(echoFixtures.balance)
-    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual(echoFixtures.freeTierBalance)
+    await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual(
+      echoFixtures.freeTierBalance,
+    )
     await expect(client.models.supported()).resolves.toEqual({ ...echoFixtures.supportedModels, source: 'echo' })
-    await expect(client.payments.createPaymentLink({ amount: 5 })).resolves.toMatchObject({ paymentLink: { url: echoFixtures.checkoutUrl, amount: 5 } })
+    await expect(client.payments.createPaymentLink({ amount: 5 })).resolves.toMatchObject({
+      paymentLink: { url: echoFixtures.checkoutUrl, amount: 5 },
+    })
     await expect(client.users.get()).resolves.toEqual(echoFixtures.account)
-    await expect(client.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code: 'FRIEND' })).resolves.toEqual({ success: true, message: 'Referral registered' })
+    await expect(
+      client.users.registerReferral({ echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', code: 'FRIEND' }),
+    ).resolves.toEqual({ success: true, message: 'Referral registered' })
     const anonymous = await fetch(`${config.apiUrl}/api/v1/balance`)
     expect(anonymous.status).toBe(401)
   })
 
   it("gives the URL of every endpoint for a config (Echo's own by default)", () => {
-    expect(echoEndpoints(config)).toMatchObject({ balance: 'https://echo.test/api/v1/balance', token: 'https://echo.test/api/oauth/token', responses: 'https://router.echo.test/responses' })
+    expect(echoEndpoints(config)).toMatchObject({
+      balance: 'https://echo.test/api/v1/balance',
+      token: 'https://echo.test/api/oauth/token',
+      responses: 'https://router.echo.test/responses',
+    })
     expect(echoEndpoints().chatCompletions).toBe('https://echo.router.merit.systems/chat/completions')
   })
 
@@ -119,11 +141,21 @@ describe('echoHandlers scenarios', () => {
     server.use(...echoHandlers({ ...config, balance: 3.5, freeTier: 0.25 }))
     const client = new EchoClient({ apiKey: 't', apiUrl: config.apiUrl })
     expect((await client.balance.get()).balance).toBe(3.5)
-    expect((await client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).userSpendInfo).toMatchObject({ amountLeft: 0.25, echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' })
+    expect((await client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).userSpendInfo).toMatchObject({
+      amountLeft: 0.25,
+      echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+    })
     server.resetHandlers(...echoHandlers({ ...config, freeTier: null }))
     await expect(client.balance.getFree('2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50')).resolves.toEqual({
       spendPoolBalance: 0,
-      userSpendInfo: { userId: 'user-1', echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', spendPoolId: null, amountSpent: 0, spendLimit: null, amountLeft: 0 },
+      userSpendInfo: {
+        userId: 'user-1',
+        echoAppId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+        spendPoolId: null,
+        amountSpent: 0,
+        spendLimit: null,
+        amountLeft: 0,
+      },
     })
   })
 
@@ -147,10 +179,24 @@ describe('echoHandlers scenarios', () => {
   })
 
   it('failures: an endpoint answers the status and body given, JSON or text', async () => {
-    server.use(...echoHandlers({ ...config, failures: { balance: { status: 503, body: { message: 'Down' } }, paymentLink: { status: 500, body: 'Stripe is down' } } }))
+    server.use(
+      ...echoHandlers({
+        ...config,
+        failures: {
+          balance: { status: 503, body: { message: 'Down' } },
+          paymentLink: { status: 500, body: 'Stripe is down' },
+        },
+      }),
+    )
     const client = new EchoClient({ apiKey: 't', apiUrl: config.apiUrl })
-    await expect(client.balance.get()).rejects.toMatchObject({ code: 'HTTP_503', message: '{"message":"Down"} while fetching balance' })
-    await expect(client.payments.createPaymentLink({ amount: 5 })).rejects.toMatchObject({ code: 'HTTP_500', message: 'Stripe is down while creating payment link' })
+    await expect(client.balance.get()).rejects.toMatchObject({
+      code: 'HTTP_503',
+      message: '{"message":"Down"} while fetching balance',
+    })
+    await expect(client.payments.createPaymentLink({ amount: 5 })).rejects.toMatchObject({
+      code: 'HTTP_500',
+      message: 'Stripe is down while creating payment link',
+    })
     await expect(client.users.get()).resolves.toEqual(echoFixtures.account)
   })
 
@@ -165,11 +211,12 @@ describe('echoHandlers scenarios', () => {
     )
     await waitFor(() => expect(screen.getByText('$10.00')).toBeDefined())
     const tokenRequests = echo.requests.filter((request) => request.path === '/api/oauth/token')
-    expect(tokenRequests.map((request) => request.body)).toMatchObject([{ grant_type: 'refresh_token', refresh_token: echoFixtures.tokens.seeded.refreshToken }])
-    expect(echo.requests.filter((request) => request.path === '/api/v1/balance').map((request) => request.token)).toEqual([
-      echoFixtures.tokens.seeded.accessToken,
-      echoFixtures.tokens.issued(1).accessToken,
+    expect(tokenRequests.map((request) => request.body)).toMatchObject([
+      { grant_type: 'refresh_token', refresh_token: echoFixtures.tokens.seeded.refreshToken },
     ])
+    expect(
+      echo.requests.filter((request) => request.path === '/api/v1/balance').map((request) => request.token),
+    ).toEqual([echoFixtures.tokens.seeded.accessToken, echoFixtures.tokens.issued(1).accessToken])
   })
 
   it('refuseRefresh with a refused token: the session ends, and says so', async () => {
@@ -187,7 +234,9 @@ describe('echoHandlers scenarios', () => {
           <Status />
         </EchoProvider>,
       )
-      await waitFor(() => expect(screen.getByText('unauthenticated: Your session has ended. Sign in again.')).toBeDefined())
+      await waitFor(() =>
+        expect(screen.getByText('unauthenticated: Your session has ended. Sign in again.')).toBeDefined(),
+      )
     } finally {
       console.error = logged
     }

@@ -10,7 +10,12 @@ function partsOf(message: UIMessage) {
   return message.parts.map((part, index) => {
     if (part.type === 'text') return <span key={index}>{part.text}</span>
     if (part.type === 'tool-lookUpOrder' && 'output' in part && part.output !== undefined) {
-      const { orderId, status, carrier, arrives } = part.output as { orderId: string; status: string; carrier?: string; arrives?: string }
+      const { orderId, status, carrier, arrives } = part.output as {
+        orderId: string
+        status: string
+        carrier?: string
+        arrives?: string
+      }
       return (
         <span key={index} className="tool">
           Looked up order {orderId}: {status}
@@ -43,7 +48,11 @@ function SignedInChat() {
       <h2 id="chat">Ask about an order</h2>
       <ol className="messages" aria-label="Conversation" aria-busy={busy}>
         {messages.map((message) => (
-          <li key={message.id} className={`message ${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
+          <li
+            key={message.id}
+            className={`message ${message.role}`}
+            aria-label={message.role === 'user' ? 'You' : 'Assistant'}
+          >
             {partsOf(message)}
           </li>
         ))}
@@ -67,7 +76,9 @@ export function Chat() {
         <SignedInChat />
       </SignedIn>
       <SignedOut>
-        <p className="welcome">Sign in with Echo to ask about your orders. Each answer is paid from your Echo credits.</p>
+        <p className="welcome">
+          Sign in with Echo to ask about your orders. Each answer is paid from your Echo credits.
+        </p>
       </SignedOut>
     </>
   )

@@ -38,7 +38,10 @@ export function App({ signInNavigate }: { signInNavigate?: (url: string) => void
       <SignedOut>
         <section className="welcome" aria-labelledby="welcome">
           <h2 id="welcome">Your AI credits, in any app</h2>
-          <p>Sign in with Echo (the button at the top) to see your credits, top them up, and chat, draw and speak with them.</p>
+          <p>
+            Sign in with Echo (the button at the top) to see your credits, top them up, and chat, draw and speak with
+            them.
+          </p>
         </section>
       </SignedOut>
       <SignedIn>

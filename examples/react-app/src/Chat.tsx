@@ -21,7 +21,11 @@ export function Chat() {
       new DirectChatTransport({
         // The failure is shown below (and a 402 opens the account panel): nothing to log as well.
         // Chat Completions (`openai.chat`): the endpoint every model provider behind Echo's router serves.
-        agent: new ToolLoopAgent({ model: openai.chat('gpt-4o-mini'), instructions: 'You are a helpful assistant.', onError: () => undefined }),
+        agent: new ToolLoopAgent({
+          model: openai.chat('gpt-4o-mini'),
+          instructions: 'You are a helpful assistant.',
+          onError: () => undefined,
+        }),
         onError: (error) => (error instanceof Error ? error.message : String(error)),
       }),
     [openai],
@@ -50,13 +54,23 @@ export function Chat() {
       <h2 id="chat">Chat</h2>
       <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy}>
         {messages.map((message) => (
-          <li key={message.id} className={`message ${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
+          <li
+            key={message.id}
+            className={`message ${message.role}`}
+            aria-label={message.role === 'user' ? 'You' : 'Assistant'}
+          >
             {textOf(message)}
           </li>
         ))}
-        {messages.length === 0 && <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>}
+        {messages.length === 0 && (
+          <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>
+        )}
       </ol>
-      {isInsufficientFunds ? <p role="alert">Out of credits: add some to keep chatting.</p> : error !== undefined && <p role="alert">{error.message}</p>}
+      {isInsufficientFunds ? (
+        <p role="alert">Out of credits: add some to keep chatting.</p>
+      ) : (
+        error !== undefined && <p role="alert">{error.message}</p>
+      )}
       <form onSubmit={ask} className="ask">
         <label htmlFor="question">Question</label>
         <textarea
@@ -75,7 +89,11 @@ export function Chat() {
           <button type="button" disabled={!busy} onClick={() => void stop()}>
             Stop
           </button>
-          <button type="button" disabled={busy || messages.length === 0} onClick={() => (clearError(), void regenerate())}>
+          <button
+            type="button"
+            disabled={busy || messages.length === 0}
+            onClick={() => (clearError(), void regenerate())}
+          >
             Retry
           </button>
         </div>

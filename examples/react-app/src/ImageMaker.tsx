@@ -16,7 +16,12 @@ export function ImageMaker() {
   function make(event: FormEvent) {
     event.preventDefault()
     void run(async () => {
-      const { image: drawn } = await generateImage({ model: openai.image('gpt-image-1'), prompt, n: 1, size: '1024x1024' })
+      const { image: drawn } = await generateImage({
+        model: openai.image('gpt-image-1'),
+        prompt,
+        n: 1,
+        size: '1024x1024',
+      })
       setImage({ src: `data:${drawn.mediaType};base64,${drawn.base64}`, prompt })
     })
   }
@@ -32,7 +37,11 @@ export function ImageMaker() {
         </button>
       </form>
       <div className="picture" aria-busy={busy}>
-        {image === null ? <span>{busy ? 'Drawing…' : 'Your image appears here.'}</span> : <img src={image.src} alt={`Generated: ${image.prompt}`} />}
+        {image === null ? (
+          <span>{busy ? 'Drawing…' : 'Your image appears here.'}</span>
+        ) : (
+          <img src={image.src} alt={`Generated: ${image.prompt}`} />
+        )}
       </div>
       {problem !== null && <p role="alert">{problem}</p>}
     </section>

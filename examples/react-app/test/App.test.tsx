@@ -58,7 +58,9 @@ describe('the demo', () => {
     await userEvent.type(credits().getByLabelText('Amount (USD)'), '25')
     await userEvent.click(credits().getByRole('button', { name: 'Add credits' }))
     await waitFor(() => expect(checkoutTab.location.replace).toHaveBeenCalledWith(echoFixtures.checkoutUrl))
-    expect(echo.requests.find((request) => request.path === '/api/v1/stripe/payment-link')?.body).toMatchObject({ amount: 25 })
+    expect(echo.requests.find((request) => request.path === '/api/v1/stripe/payment-link')?.body).toMatchObject({
+      amount: 25,
+    })
   })
 
   it('streams a chat answer: it builds up, then reads whole', async () => {

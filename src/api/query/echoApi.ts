@@ -1,11 +1,37 @@
 import { buildCreateApi, coreModule, reactHooksModule, type reactHooksModuleName } from '@reduxjs/toolkit/query/react'
-import { skipToken, type Api, type coreModuleName, type MutationDefinition, type QueryDefinition } from '@reduxjs/toolkit/query'
+import {
+  skipToken,
+  type Api,
+  type coreModuleName,
+  type MutationDefinition,
+  type QueryDefinition,
+} from '@reduxjs/toolkit/query'
 
-import { createPaymentLinkRequest, getAppRequest, getBalanceRequest, getFreeBalanceRequest, getSupportedModelsRequest, getUserRequest, listAppsRequest, registerReferralRequest } from '../echoRequests'
-import type { AppList, Balance, EchoApp, EchoUserAccount, FreeTierBalance, PaymentLinkRequest, PaymentLinkResponse, ReferralRequest, ReferralResponse, SupportedModels } from '../wireTypes'
+import {
+  createPaymentLinkRequest,
+  getAppRequest,
+  getBalanceRequest,
+  getFreeBalanceRequest,
+  getSupportedModelsRequest,
+  getUserRequest,
+  listAppsRequest,
+  registerReferralRequest,
+} from '../echoRequests'
+import type {
+  AppList,
+  Balance,
+  EchoApp,
+  EchoUserAccount,
+  FreeTierBalance,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  ReferralRequest,
+  ReferralResponse,
+  SupportedModels,
+} from '../wireTypes'
 import { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
-import { storeSessionOf } from './storeSession'
+import { sessionPortOf } from './sessionPort'
 
 /** The cache tags of `echoApi`. */
 export type EchoApiTag = 'Balance' | 'App' | 'User' | 'Models'
@@ -30,7 +56,13 @@ export type EchoApiEndpoints = {
  * TypeScript reads it against the Redux Toolkit the app installed (the type RTK Query infers
  * spells out the internals of the version echo-rtk was built with).
  */
-export type EchoApi = Api<typeof echoBaseQuery, EchoApiEndpoints, 'echoApi', EchoApiTag, typeof coreModuleName | typeof reactHooksModuleName>
+export type EchoApi = Api<
+  typeof echoBaseQuery,
+  EchoApiEndpoints,
+  'echoApi',
+  EchoApiTag,
+  typeof coreModuleName | typeof reactHooksModuleName
+>
 
 /**
  * Echo's API as one RTK Query API, mounted at `echoApi`: the eight calls as endpoints, their
@@ -89,7 +121,8 @@ export const echoApi: EchoApi = /* @__PURE__ */ buildCreateApi(
 type RawQueryHook = (arg: unknown, options?: unknown) => unknown
 
 /** Whether someone is signed in, read from the store's `echo` slice (the store layer defines it). */
-const isSignedIn = (state: unknown) => (state as { echo?: { auth?: { status?: unknown } } }).echo?.auth?.status === 'authenticated'
+const isSignedIn = (state: unknown) =>
+  (state as { echo?: { auth?: { status?: unknown } } }).echo?.auth?.status === 'authenticated'
 
 /**
  * A query hook that needs a user: while nobody is signed in it sends nothing and shows no error,
@@ -104,17 +137,27 @@ function signedInQuery<Hook>(hook: Hook, defaultArg?: (dispatch: ReturnType<type
     const given = arg === undefined && defaultArg !== undefined && signedIn ? defaultArg(dispatch) : arg
     const result = (hook as RawQueryHook)(signedIn ? given : skipToken, options)
     // A skipped hook keeps showing its last data; after a sign-out that was another user's.
-    return signedIn || typeof result !== 'object' || result === null ? result : { ...result, data: undefined, currentData: undefined }
+    return signedIn || typeof result !== 'object' || result === null
+      ? result
+      : { ...result, data: undefined, currentData: undefined }
   }) as Hook
 }
 
 // Each typed as the API's own hook (an indexed type, read against the app's Redux Toolkit).
 export const useGetAppsQuery: EchoApi['useGetAppsQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetAppsQuery)
 export const useGetAppQuery: EchoApi['useGetAppQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetAppQuery)
-export const useGetBalanceQuery: EchoApi['useGetBalanceQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetBalanceQuery)
+export const useGetBalanceQuery: EchoApi['useGetBalanceQuery'] = /* @__PURE__ */ signedInQuery(
+  echoApi.useGetBalanceQuery,
+)
 /** The free tier of an app for the signed-in user; the app is the provider's `appId` when left out. */
-export const useGetFreeBalanceQuery: EchoApi['useGetFreeBalanceQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetFreeBalanceQuery, (dispatch) => storeSessionOf(dispatch).session.config.appId)
-export const useGetSupportedModelsQuery: EchoApi['useGetSupportedModelsQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetSupportedModelsQuery)
-export const useCreatePaymentLinkMutation: EchoApi['useCreatePaymentLinkMutation'] = echoApi.useCreatePaymentLinkMutation
+export const useGetFreeBalanceQuery: EchoApi['useGetFreeBalanceQuery'] = /* @__PURE__ */ signedInQuery(
+  echoApi.useGetFreeBalanceQuery,
+  (dispatch) => sessionPortOf(dispatch).config.appId,
+)
+export const useGetSupportedModelsQuery: EchoApi['useGetSupportedModelsQuery'] = /* @__PURE__ */ signedInQuery(
+  echoApi.useGetSupportedModelsQuery,
+)
+export const useCreatePaymentLinkMutation: EchoApi['useCreatePaymentLinkMutation'] =
+  echoApi.useCreatePaymentLinkMutation
 export const useGetUserQuery: EchoApi['useGetUserQuery'] = /* @__PURE__ */ signedInQuery(echoApi.useGetUserQuery)
 export const useRegisterReferralMutation: EchoApi['useRegisterReferralMutation'] = echoApi.useRegisterReferralMutation

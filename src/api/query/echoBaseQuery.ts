@@ -1,7 +1,7 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query'
 
 import { EchoError, type EchoErrorData } from '../../errors'
-import { storeSessionOf } from './storeSession'
+import { sessionPortOf } from './sessionPort'
 import { requestJson, type JsonRequest } from '../requestJson'
 
 /** A request, or a function that builds it (and may refuse bad input by throwing). */
@@ -14,9 +14,11 @@ export type EchoQueryArgs = JsonRequest | (() => JsonRequest)
  */
 export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> = async (args, api) => {
   try {
-    const { session } = storeSessionOf(api.dispatch)
+    const session = sessionPortOf(api.dispatch)
     const request = typeof args === 'function' ? args() : args
-    return { data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }) }
+    return {
+      data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }),
+    }
   } catch (error) {
     return { error: EchoError.from(error).toJSON() }
   }

@@ -3,7 +3,14 @@ import type { RefreshCoordinatorOptions } from '../refreshCoordinator'
 import type { FetchFunction, TokenProvider } from '../tokenProvider'
 import type { AnthropicMessage, AnthropicStreamEvent, MessageRequest } from './anthropicTypes'
 import type { EchoStream } from './eventStream'
-import type { BatchEmbedContentsResponse, EmbedContentInput, GenerateContentRequest, GenerateContentResponse, PredictRequest, PredictResponse } from './googleTypes'
+import type {
+  BatchEmbedContentsResponse,
+  EmbedContentInput,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  PredictRequest,
+  PredictResponse,
+} from './googleTypes'
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -89,15 +96,27 @@ export interface EchoRouter {
   }
   google: {
     /** `POST /models/{model}:generateContent`. */
-    generateContent(model: string, body: GenerateContentRequest, options?: RequestOptions): Promise<GenerateContentResponse>
+    generateContent(
+      model: string,
+      body: GenerateContentRequest,
+      options?: RequestOptions,
+    ): Promise<GenerateContentResponse>
     /** `POST /models/{model}:streamGenerateContent?alt=sse`: always a stream. */
-    streamGenerateContent(model: string, body: GenerateContentRequest, options?: RequestOptions): Promise<EchoStream<GenerateContentResponse>>
+    streamGenerateContent(
+      model: string,
+      body: GenerateContentRequest,
+      options?: RequestOptions,
+    ): Promise<EchoStream<GenerateContentResponse>>
     /** `POST /models/{model}:predict` (Imagen); `sampleCount` defaults to 4, `aspectRatio` to `1:1`. */
     predict(model: string, body: PredictRequest, options?: RequestOptions): Promise<PredictResponse>
     /**
      * `POST /models/{model}:batchEmbedContents`, one request per 2,048 inputs, sent one after
      * another (a failure stops the rest from being billed); the embeddings come back in input order.
      */
-    embedContents(model: string, inputs: readonly EmbedContentInput[], options?: RequestOptions): Promise<BatchEmbedContentsResponse>
+    embedContents(
+      model: string,
+      inputs: readonly EmbedContentInput[],
+      options?: RequestOptions,
+    ): Promise<BatchEmbedContentsResponse>
   }
 }

@@ -8,7 +8,7 @@ export interface AnthropicMessageParam {
   [field: string]: unknown
 }
 
-/** `POST /messages`; `max_tokens` defaults to 4096 (SPEC §9). */
+/** `POST /messages`; `max_tokens` defaults to 4096. */
 export interface MessageRequest {
   model: string
   messages: readonly AnthropicMessageParam[]

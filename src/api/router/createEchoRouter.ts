@@ -17,14 +17,23 @@ import { streamingCreate } from './streamingCreate'
  *
  * @example
  * const router = createEchoRouter({ tokenProvider })
- * const stream = await router.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true })
+ * const messages = [{ role: 'user' as const, content: 'Hi' }]
+ * const stream = await router.chat.completions.create({ model: 'gpt-4o', messages, stream: true })
  * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '')
  */
 export function createEchoRouter(options: EchoRouterOptions): EchoRouter {
-  const { baseRouterUrl = DEFAULT_ROUTER_URL, tokenProvider, fetch, ...coordination } = options ?? ({} as Partial<EchoRouterOptions>)
+  const {
+    baseRouterUrl = DEFAULT_ROUTER_URL,
+    tokenProvider,
+    fetch,
+    ...coordination
+  } = options ?? ({} as Partial<EchoRouterOptions>)
   const routerUrl = httpUrl('baseRouterUrl', baseRouterUrl)
   const tokens = requireTokenProvider(tokenProvider, 'createEchoRouter')
-  return routerOver(createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) }), routerUrl)
+  return routerOver(
+    createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) }),
+    routerUrl,
+  )
 }
 
 /** The router's methods over an authorized send (`echo-rtk/server` gives one that never refreshes). @internal */

@@ -26,7 +26,10 @@ export interface EchoStream<Event> extends AsyncIterable<Event> {
  * streams with no Content-Type, so the header cannot tell.
  * @internal
  */
-export async function openEventStream<Event, Call extends FailedRouterCall>(send: (call: Call) => Promise<Response>, call: Call): Promise<EchoStream<Event>> {
+export async function openEventStream<Event, Call extends FailedRouterCall>(
+  send: (call: Call) => Promise<Response>,
+  call: Call,
+): Promise<EchoStream<Event>> {
   // Our own controller, so that leaving the loop can end the request even without a caller signal.
   const controller = new AbortController()
   const unfollow = followAbort(call.signal, controller)
@@ -48,7 +51,12 @@ export async function openEventStream<Event, Call extends FailedRouterCall>(send
   }
 }
 
-async function* modelEvents<Event>(response: Response, call: FailedRouterCall, controller: AbortController, unfollow: () => void): AsyncGenerator<Event, void, undefined> {
+async function* modelEvents<Event>(
+  response: Response,
+  call: FailedRouterCall,
+  controller: AbortController,
+  unfollow: () => void,
+): AsyncGenerator<Event, void, undefined> {
   try {
     if (response.body === null) return
     for await (const event of parseServerSentEvents(readChunks(response.body, controller.signal))) {
@@ -65,7 +73,10 @@ async function* modelEvents<Event>(response: Response, call: FailedRouterCall, c
 }
 
 /** The body's chunks as they arrive; stopping early or an abort cancels the body's reader. */
-async function* readChunks(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+async function* readChunks(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = body.getReader()
   let isDone = false
   try {
@@ -90,7 +101,14 @@ function parseModelEvent<Event>(event: ServerSentEvent, call: FailedRouterCall):
     payload = JSON.parse(event.data)
   } catch (error) {
     const excerpt = event.data.length > 200 ? `${event.data.slice(0, 200)}...` : event.data
-    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: `The router sent an event that is not JSON: ${excerpt}`, endpoint: call.path, action: call.action, cause: error })
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      reason: 'bad-answer',
+      message: `The router sent an event that is not JSON: ${excerpt}`,
+      endpoint: call.path,
+      action: call.action,
+      cause: error,
+    })
   }
   if (event.event === 'error' || isErrorPayload(payload)) throw streamedError(payload, call)
   return payload as Event

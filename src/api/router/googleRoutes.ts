@@ -1,7 +1,13 @@
 import { EchoError } from '../../errors'
 import type { RequestOptions } from '../EchoClient'
 import type { EchoRouter } from './EchoRouter'
-import type { BatchEmbedContentsResponse, EmbedContentInput, EmbedContentRequest, GenerateContentResponse, PredictRequest } from './googleTypes'
+import type {
+  BatchEmbedContentsResponse,
+  EmbedContentInput,
+  EmbedContentRequest,
+  GenerateContentResponse,
+  PredictRequest,
+} from './googleTypes'
 import { DEFAULT_IMAGE_ASPECT_RATIO, DEFAULT_IMAGE_COUNT, GOOGLE_EMBED_BATCH_LIMIT } from './routerDefaults'
 import { optionsOf, requireModel } from './routerInput'
 import type { RouterCall, RouterTransport } from './routerTransport'
@@ -12,16 +18,28 @@ import type { RouterCall, RouterTransport } from './routerTransport'
  */
 export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
   /** A call to `/models/{model}:<method>`, its model and body checked before anything is sent. */
-  const modelCall = (model: unknown, method: string, action: string, body: unknown, options: RequestOptions | null | undefined): RouterCall => {
+  const modelCall = (
+    model: unknown,
+    method: string,
+    action: string,
+    body: unknown,
+    options: RequestOptions | null | undefined,
+  ): RouterCall => {
     const name = requireModel(model, action)
     if (typeof body !== 'object' || body === null) {
-      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `The request body must be an object (got ${String(body)})`, action })
+      throw new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason: 'bad-argument',
+        message: `The request body must be an object (got ${String(body)})`,
+        action,
+      })
     }
     return { path: modelPath(name, method), action, model: name, body, signal: optionsOf(options).signal }
   }
 
   return {
-    generateContent: async (model, body, options) => transport.json(modelCall(model, 'generateContent', 'generating content', body, options)),
+    generateContent: async (model, body, options) =>
+      transport.json(modelCall(model, 'generateContent', 'generating content', body, options)),
 
     // `alt=sse` asks Google for server-sent events instead of one JSON array sent in pieces.
     streamGenerateContent: async (model, body, options) => {
@@ -38,13 +56,27 @@ export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
       const action = 'embedding contents'
       const name = requireModel(model, action)
       const list: unknown = inputs
-      if (!Array.isArray(list)) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `The inputs must be an array of texts or requests (got ${typeof list})`, action })
+      if (!Array.isArray(list))
+        throw new EchoError({
+          code: 'UNKNOWN_ERROR',
+          reason: 'bad-argument',
+          message: `The inputs must be an array of texts or requests (got ${typeof list})`,
+          action,
+        })
       const embeddings: BatchEmbedContentsResponse['embeddings'] = []
       // One batch after another: a 402 or an abort stops the batches not yet sent from being billed.
       for (const batch of batchesOf(inputs, GOOGLE_EMBED_BATCH_LIMIT)) {
         const body = { requests: batch.map((input) => toEmbedRequest(name, input)) }
-        const answer = await transport.json<BatchEmbedContentsResponse>(modelCall(name, 'batchEmbedContents', action, body, options))
-        if (!Array.isArray(answer?.embeddings)) throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'The router answered without embeddings', action })
+        const answer = await transport.json<BatchEmbedContentsResponse>(
+          modelCall(name, 'batchEmbedContents', action, body, options),
+        )
+        if (!Array.isArray(answer?.embeddings))
+          throw new EchoError({
+            code: 'UNKNOWN_ERROR',
+            reason: 'bad-answer',
+            message: 'The router answered without embeddings',
+            action,
+          })
         embeddings.push(...answer.embeddings)
       }
       return { embeddings }
@@ -72,7 +104,12 @@ function toEmbedRequest(model: string, input: EmbedContentInput): EmbedContentRe
   const name = `models/${model.replace(/^models\//, '')}`
   if (typeof input === 'string') return { model: name, content: { parts: [{ text: input }] } }
   if (typeof input !== 'object' || input === null) {
-    throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: `Each input must be a text or a request object (got ${String(input)})`, action: 'embedding contents' })
+    throw new EchoError({
+      code: 'UNKNOWN_ERROR',
+      reason: 'bad-argument',
+      message: `Each input must be a text or a request object (got ${String(input)})`,
+      action: 'embedding contents',
+    })
   }
   return { ...input, model: input.model ?? name }
 }

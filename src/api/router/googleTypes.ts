@@ -23,11 +23,16 @@ export interface GenerateContentRequest {
 /** A whole answer; streamed, each event has this same shape with the next piece of text. */
 export interface GenerateContentResponse {
   candidates?: Array<{ content?: GoogleContent; finishReason?: string; index?: number; [field: string]: unknown }>
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; totalTokenCount?: number; [field: string]: unknown }
+  usageMetadata?: {
+    promptTokenCount?: number
+    candidatesTokenCount?: number
+    totalTokenCount?: number
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 
-/** `:predict` (Imagen); `sampleCount` defaults to 4 and `aspectRatio` to `1:1` (SPEC §9). */
+/** `:predict` (Imagen); `sampleCount` defaults to 4 and `aspectRatio` to `1:1`. */
 export interface PredictRequest {
   instances: readonly unknown[]
   parameters?: { sampleCount?: number; aspectRatio?: string; [field: string]: unknown }

@@ -1,6 +1,7 @@
 /**
  * A multipart body from plain fields: a `Blob` becomes a file part, an array repeats its field as
- * `name[]` (OpenAI's `timestamp_granularities[]`), strings, numbers and booleans are sent as text, anything else as JSON.
+ * `name[]` (OpenAI's `timestamp_granularities[]`), strings, numbers and booleans are sent as text, anything else as
+ * JSON.
  * `undefined` and `null` fields are left out.
  * @internal
  */
@@ -13,9 +14,11 @@ export function toFormData(fields: Record<string, unknown>): FormData {
 function appendField(form: FormData, name: string, value: unknown): void {
   if (value === undefined || value === null) return
   if (value instanceof Blob) form.append(name, value, fileNameOf(value))
-  else if (Array.isArray(value)) for (const item of value) appendField(form, name.endsWith('[]') ? name : `${name}[]`, item)
+  else if (Array.isArray(value))
+    for (const item of value) appendField(form, name.endsWith('[]') ? name : `${name}[]`, item)
   else if (typeof value === 'string') form.append(name, value)
-  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') form.append(name, value.toString())
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    form.append(name, value.toString())
   else form.append(name, JSON.stringify(value))
 }
 

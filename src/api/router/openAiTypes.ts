@@ -112,7 +112,7 @@ export interface EmbeddingResponse {
   [field: string]: unknown
 }
 
-/** `POST /images/generations`; `n` defaults to 4 and `size` to `1024x1024` (SPEC §9). */
+/** `POST /images/generations`; `n` defaults to 4 and `size` to `1024x1024`. */
 export interface ImageGenerationRequest {
   model: string
   prompt: string

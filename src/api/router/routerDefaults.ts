@@ -1,4 +1,4 @@
-// SPEC §9: what the router calls send where the caller gives nothing.
+// What the router calls send where the caller gives nothing.
 
 /** The Anthropic API version every `/messages` call names. */
 export const ANTHROPIC_VERSION = '2023-06-01'

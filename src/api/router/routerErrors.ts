@@ -10,10 +10,14 @@ export interface FailedRouterCall extends FailedCall {
  * The `EchoError` for a non-OK router answer. A 402 says "insufficient funds" whatever the body
  * (Echo may answer with an HTML page or a payment-requirements document); a 422 names the unknown
  * model and carries the router's `{error}` message; anything else is `HTTP_<status>` with the body
- * text as message (SPEC §8).
+ * text as message.
  * @internal
  */
-export async function routerHttpError(response: Response, call: FailedRouterCall, refreshError?: Error): Promise<EchoError> {
+export async function routerHttpError(
+  response: Response,
+  call: FailedRouterCall,
+  refreshError?: Error,
+): Promise<EchoError> {
   return EchoError.fromResponse(response, {
     endpoint: call.path,
     action: call.action,

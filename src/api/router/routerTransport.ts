@@ -39,7 +39,14 @@ export function createRouterTransport(sendAuthorized: AuthorizedSend, routerUrl:
       try {
         return JSON.parse(text) as T
       } catch (error) {
-        throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-answer', message: 'The router answered with a body that is not JSON', endpoint: call.path, action: call.action, cause: error })
+        throw new EchoError({
+          code: 'UNKNOWN_ERROR',
+          reason: 'bad-answer',
+          message: 'The router answered with a body that is not JSON',
+          endpoint: call.path,
+          action: call.action,
+          cause: error,
+        })
       }
     },
     async text(call) {
@@ -61,7 +68,8 @@ export function createRouterTransport(sendAuthorized: AuthorizedSend, routerUrl:
 async function sendRouterCall(sendAuthorized: AuthorizedSend, routerUrl: string, call: RouterCall): Promise<Response> {
   // FormData is sent as it is: fetch writes the multipart boundary into the Content-Type itself.
   const body = call.body instanceof FormData ? call.body : JSON.stringify(call.body)
-  const headers = typeof body === 'string' ? { 'Content-Type': 'application/json', ...call.headers } : { ...call.headers }
+  const headers =
+    typeof body === 'string' ? { 'Content-Type': 'application/json', ...call.headers } : { ...call.headers }
   let outcome
   try {
     outcome = await sendAuthorized(`${routerUrl}${call.path}`, {

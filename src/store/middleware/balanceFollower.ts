@@ -14,11 +14,13 @@ interface Subscription {
  */
 export class BalanceFollower {
   readonly #dispatch: Dispatch
+  readonly #afterPaint: (run: () => void) => void
   #subscriptions: Subscription[] = []
   #userId: string | null = null
 
-  constructor(dispatch: Dispatch) {
+  constructor(dispatch: Dispatch, afterPaint: (run: () => void) => void) {
     this.#dispatch = dispatch
+    this.#afterPaint = afterPaint
   }
 
   /**
@@ -37,15 +39,18 @@ export class BalanceFollower {
       this.#clear()
       if (appId === undefined) return
       const userId = (this.#userId = action.payload.user.id)
-      // Subscribed once the sign-in has been rendered (React flushes that render first), so the
-      // first signed-in commit never waits for the balance calls to be set up.
-      queueMicrotask(() => {
+      // Subscribed once the signed-in page has been painted, so that paint never waits for the balance calls.
+      this.#afterPaint(() => {
         if (this.#userId !== userId || this.#subscriptions.length > 0) return
         // Coming back to the page (say, from a checkout in another tab) refetches the balance.
         const options = { subscriptionOptions: { refetchOnFocus: true } }
         this.#subscriptions = [
-          this.#dispatch(echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction) as unknown as Subscription,
-          this.#dispatch(echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction) as unknown as Subscription,
+          this.#dispatch(
+            echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction,
+          ) as unknown as Subscription,
+          this.#dispatch(
+            echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction,
+          ) as unknown as Subscription,
         ]
       })
     } else if (signedOut.match(action) || signInFailed.match(action)) {

@@ -1,15 +1,36 @@
-import { createAction, isAction, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import {
+  createAction,
+  isAction,
+  type Dispatch,
+  type Middleware,
+  type Store,
+  type UnknownAction,
+} from '@reduxjs/toolkit'
+import { setupListeners } from '@reduxjs/toolkit/query'
 
 import { echoApi } from '../../api/query/echoApi'
-import type { EchoEnvironment } from '../../auth/environment'
-import type { EchoConfig } from '../../config'
-import { assertEchoReducers } from '../assertEchoStore'
-import { isSessionReset } from '../sessionReset'
+import { askSession, isAskSession } from '../../api/query/sessionPort'
+import {
+  missingMiddlewareMessage,
+  missingReducersMessage,
+  noSessionMessage,
+  otherConfigMessage,
+} from '../../api/query/setupMessages'
+import { EchoSession, type SessionReporter } from '../../auth/EchoSession'
+import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
+import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
+import {
+  sessionReset,
+  signedIn,
+  signedOut,
+  signInFailed,
+  signInStarted,
+  tokenRefreshed,
+  tokenRefreshInterrupted,
+  tokenRefreshStarted,
+} from '../authSlice'
+import type { Owned, StoreSession } from '../storeSession'
 import { BalanceFollower } from './balanceFollower'
-import { focusRefetch } from './focusRefetch'
-import { sessionLifecycle } from './sessionLifecycle'
-import { isGetStoreSession } from '../../api/query/storeSession'
-import { storeSessions } from './storeSessions'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -26,48 +47,124 @@ export interface EchoMiddlewareOptions {
 }
 
 /**
- * The session middleware: each store's own session and what is built on it, composed of one
- * handler per job (`sessionLifecycle`, `focusRefetch`, `storeSessions`, `balanceFollower`).
+ * The session middleware: each store's one session (never module-global: made at the first start,
+ * kept for the store's life) and what the store builds on it, RTK Query's focus and reconnect
+ * refetching, and the balance that follows the signed-in user.
  */
-function createEchoSessionMiddleware({ environment }: EchoMiddlewareOptions = {}): Middleware {
+function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
-    const lifecycle = sessionLifecycle(store.dispatch, environment)
-    const focus = focusRefetch(store.dispatch)
-    const sessions = storeSessions(store.dispatch, () => lifecycle)
-    const balance = new BalanceFollower(store.dispatch)
+    const dispatch = store.dispatch
+    let session: EchoSession | undefined
+    let environment: EchoEnvironment | undefined
+    let stopListening: (() => void) | undefined
+    /** What the store made on the session (the model router, the session fetch), and what stops it with the session. */
+    const made = new Map<Owned<unknown>, unknown>()
+    const stopHooks: (() => void)[] = []
+    const balance = new BalanceFollower(dispatch, (run) =>
+      environment === undefined ? queueMicrotask(run) : environment.afterPaint(run),
+    )
+
+    const owned = <T>(create: Owned<T>): T => {
+      if (session === undefined || environment === undefined) throw new Error(noSessionMessage())
+      if (!made.has(create))
+        made.set(create, create({ session, environment, dispatch, owned, onStop: (hook) => stopHooks.push(hook) }))
+      return made.get(create) as T
+    }
+    /** The answer to the RTK Query layer's request for the session: `undefined` before it starts. */
+    const answer = (): StoreSession | undefined =>
+      session === undefined
+        ? undefined
+        : { session, owned, config: session.config, sendAuthorized: session.sendAuthorized }
+
+    const start = (config: EchoConfig): EchoSession => {
+      assertEchoReducers(store.getState())
+      const resolved = resolveConfig(config)
+      if (session !== undefined && configKey(session.config) !== configKey(resolved)) {
+        throw new Error(otherConfigMessage(session.config.appId, session.config.apiUrl))
+      }
+      environment ??= sessionEnvironment(overrides)
+      // Bundlers replace NODE_ENV, and drop the warning from production builds.
+      if (session === undefined && process.env.NODE_ENV !== 'production')
+        for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
+      session ??= new EchoSession(resolved, sessionReports(dispatch), environment)
+      session.start()
+      // Coming back to the page (focus, back online) refetches the balance.
+      stopListening ??= typeof window === 'undefined' ? undefined : setupListeners(dispatch, listenToWindow)
+      return session
+    }
+    const stop = () => {
+      stopListening?.()
+      stopListening = undefined
+      for (const hook of stopHooks) hook()
+      session?.stop()
+    }
 
     return (next) => (action) => {
-      if (isGetStoreSession(action)) return sessions.answer()
-      if (startEchoSession.match(action)) {
-        assertEchoReducers(store.getState())
-        const session = lifecycle.start(action.payload)
-        focus.start()
-        return session
-      }
-      if (stopEchoSession.match(action)) {
-        focus.stop()
-        sessions.stop()
-        return lifecycle.stop()
-      }
-      if (isSessionReset(action)) {
-        focus.stop()
-        sessions.reset()
-        lifecycle.reset()
+      if (isAskSession(action)) return answer()
+      if (startEchoSession.match(action)) return start(action.payload)
+      if (stopEchoSession.match(action)) return stop()
+      if (sessionReset.match(action)) {
+        stop()
+        stopHooks.length = 0
+        made.clear()
+        session = undefined
+        environment = undefined
         const result = next(action)
         balance.reset()
         return result
       }
       balance.prepare(action as UnknownAction)
       const result = next(action)
-      balance.follow(action as UnknownAction, lifecycle.session?.config.appId)
+      balance.follow(action as UnknownAction, session?.config.appId)
       return result
     }
   }
 }
 
+/** What the session reports, as the store's actions. */
+function sessionReports(dispatch: Dispatch): SessionReporter {
+  return {
+    signInStarted: () => dispatch(signInStarted()),
+    signedIn: (snapshot) => dispatch(signedIn(snapshot)),
+    signInFailed: (error, arrivedBy) => dispatch(signInFailed(error, arrivedBy)),
+    tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
+    tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
+    tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
+    signedOut: (ended) => dispatch(signedOut(ended)),
+    balanceChanged: () => dispatch(echoApi.util.invalidateTags(['Balance'])),
+  }
+}
+
+/** The browser's signals RTK Query refetches on, and the RTK Query action each one is. */
+type ListenerActions = Parameters<NonNullable<Parameters<typeof setupListeners>[1]>>[1]
+
+/**
+ * RTK Query's focus and reconnect listeners, this store's own (its `setupListeners` with a handler
+ * of ours): before Redux Toolkit 2.14 its default handler listened for the first store of a page
+ * only, so a second store (the app's own, or a second provider's) never refetched.
+ */
+function listenToWindow(
+  dispatch: Dispatch,
+  { onFocus, onFocusLost, onOnline, onOffline }: ListenerActions,
+): () => void {
+  const handlers: Record<string, () => void> = {
+    focus: () => dispatch(onFocus()),
+    visibilitychange: () => dispatch(document.visibilityState === 'visible' ? onFocus() : onFocusLost()),
+    online: () => dispatch(onOnline()),
+    offline: () => dispatch(onOffline()),
+  }
+  for (const [event, handler] of Object.entries(handlers)) window.addEventListener(event, handler)
+  return () => {
+    for (const [event, handler] of Object.entries(handlers)) window.removeEventListener(event, handler)
+  }
+}
+
 /** Whether a copy of `echoApi.middleware` has run in the store whose state this is. */
 const isApiMiddlewareRegistered = (state: unknown): boolean =>
-  Boolean((state as Record<string, { config?: { middlewareRegistered?: unknown } } | undefined>)[echoApi.reducerPath]?.config?.middlewareRegistered)
+  Boolean(
+    (state as Record<string, { config?: { middlewareRegistered?: unknown } } | undefined>)[echoApi.reducerPath]?.config
+      ?.middlewareRegistered,
+  )
 
 /**
  * `echoApi.middleware`, then the session middleware, as one middleware. A store that lists
@@ -114,7 +211,10 @@ export function createEchoMiddleware(options: EchoMiddlewareOptions = {}): EchoM
   return withEchoApiMiddleware(createEchoSessionMiddleware(options), { listedApart: 'maybe' })
 }
 
-/** The middleware of a store echo-rtk makes itself (`createEchoStore`), where nothing else lists `echoApi.middleware`. @internal */
+/**
+ * The middleware of a store echo-rtk makes itself (`createEchoStore`), where nothing else lists `echoApi.middleware`.
+ * @internal
+ */
 export function createOwnStoreMiddleware(options: EchoMiddlewareOptions = {}): EchoMiddleware {
   return withEchoApiMiddleware(createEchoSessionMiddleware(options), { listedApart: 'never' })
 }
@@ -127,3 +227,15 @@ export type EchoMiddleware = Middleware
  * or `.concat(otherApi.middleware, echoMiddleware)` beside an API of your own. Each store gets its own session from it.
  */
 export const echoMiddleware: EchoMiddleware = /* @__PURE__ */ createEchoMiddleware()
+
+/** Throws a message naming `echoReducers` when a store's state lacks them. */
+export function assertEchoReducers(state: unknown): void {
+  const slices = state as Record<string, unknown> | undefined
+  if (slices?.echo === undefined || slices[echoApi.reducerPath] === undefined) throw new Error(missingReducersMessage())
+}
+
+/** Throws a message naming what to add when `store` lacks echo-rtk's reducers or its middleware. */
+export function assertEchoStore(store: Pick<Store, 'getState' | 'dispatch'>): void {
+  assertEchoReducers(store.getState())
+  if (isAskSession(store.dispatch(askSession()))) throw new Error(missingMiddlewareMessage())
+}

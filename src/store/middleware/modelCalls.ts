@@ -6,9 +6,12 @@ import { originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import { whenBodyEnds } from '../../api/whenBodyEnds'
 import { insufficientFundsDetected } from '../balanceSlice'
-import type { Owned } from '../../api/query/storeSession'
+import type { Owned } from '../storeSession'
 
-/** Calls that end within this long of each other share one balance refetch, which comes once none has ended for this long. */
+/**
+ * Calls that end within this long of each other share one balance refetch, which comes once none has ended for this
+ * long.
+ */
 export const BALANCE_REFETCH_DELAY_MS = 300
 
 /**
@@ -66,7 +69,10 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
   }
 }
 
-/** Whether an answer without a length streams: anything but JSON (Echo's router sends streams with no Content-Type at all). */
+/**
+ * Whether an answer without a length streams: anything but JSON (Echo's router sends streams with no Content-Type at
+ * all).
+ */
 function isStream(response: Response): boolean {
   return !/[/+]json\b/i.test(response.headers.get('content-type') ?? '')
 }
@@ -79,7 +85,11 @@ function isStream(response: Response): boolean {
  */
 async function readWhole(response: Response): Promise<Response> {
   const body = await response.arrayBuffer()
-  const whole = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  const whole = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
   Object.defineProperty(whole, 'url', { value: response.url })
   return whole
 }
@@ -98,4 +108,9 @@ export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) =>
   })
 
 /** The model router of a store's session, on the same billed fetch. */
-export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) => createEchoRouter({ baseRouterUrl: session.config.baseRouterUrl, tokenProvider: session.coordinator, fetch: owned(billedFetch) })
+export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) =>
+  createEchoRouter({
+    baseRouterUrl: session.config.baseRouterUrl,
+    tokenProvider: session.coordinator,
+    fetch: owned(billedFetch),
+  })

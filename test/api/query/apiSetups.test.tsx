@@ -6,12 +6,24 @@ import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react'
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 
-import { EchoProvider, echoApi, echoMiddleware, echoReducer, echoReducers, useGetBalanceQuery, type EchoStore } from 'echo-rtk'
+import {
+  EchoProvider,
+  echoApi,
+  echoMiddleware,
+  echoReducer,
+  echoReducers,
+  useGetBalanceQuery,
+  type EchoStore,
+} from 'echo-rtk'
 import { clearEchoSession, echoHandlers, seedEchoSession } from 'echo-rtk/testing'
 
 import { server } from '../../support/server'
 
-const config = { appId: '0b5e1b0c-3f7a-4d2e-9c8b-1a2b3c4d5e6f', apiUrl: 'https://echo.test', redirectUri: 'http://localhost:3000' }
+const config = {
+  appId: '0b5e1b0c-3f7a-4d2e-9c8b-1a2b3c4d5e6f',
+  apiUrl: 'https://echo.test',
+  redirectUri: 'http://localhost:3000',
+}
 
 let warnings: MockInstance[]
 beforeEach(() => {
@@ -73,29 +85,32 @@ const setups: [string, () => EchoStore | undefined][] = [
 ]
 
 describe('the RTK Query API in every documented store setup', () => {
-  it.each(setups)('%s: no warning, the query hook answers after one request, and a refetch sends one more', async (_setup, makeStore) => {
-    const echo = echoHandlers({ ...config, balance: 42 })
-    server.use(...echo)
-    seedEchoSession(config)
-    const store = makeStore()
-    const rendered = render(
-      <EchoProvider config={config} {...(store === undefined ? {} : { store })}>
-        <Balance />
-      </EchoProvider>,
-    )
-    await waitFor(() => expect(screen.getByText('balance 42')).toBeDefined())
-    const balanceRequests = () => echo.requests.filter((request) => request.path === '/api/v1/balance').length
-    // The session's own balance follow-up and the hook share one cache entry: one request.
-    expect(balanceRequests()).toBe(1)
-    if (store !== undefined) {
-      // Tag invalidation is the API middleware's work: a second copy of it would send a second refetch.
-      echo.set({ balance: 43 })
-      act(() => void store.dispatch(echoApi.util.invalidateTags(['Balance'])))
-      await waitFor(() => expect(screen.getByText('balance 43')).toBeDefined())
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(balanceRequests()).toBe(2)
-    }
-    rendered.unmount()
-    for (const spy of warnings) expect(spy).not.toHaveBeenCalled()
-  })
+  it.each(setups)(
+    '%s: no warning, the query hook answers after one request, and a refetch sends one more',
+    async (_setup, makeStore) => {
+      const echo = echoHandlers({ ...config, balance: 42 })
+      server.use(...echo)
+      seedEchoSession(config)
+      const store = makeStore()
+      const rendered = render(
+        <EchoProvider config={config} {...(store === undefined ? {} : { store })}>
+          <Balance />
+        </EchoProvider>,
+      )
+      await waitFor(() => expect(screen.getByText('balance 42')).toBeDefined())
+      const balanceRequests = () => echo.requests.filter((request) => request.path === '/api/v1/balance').length
+      // The session's own balance follow-up and the hook share one cache entry: one request.
+      expect(balanceRequests()).toBe(1)
+      if (store !== undefined) {
+        // Tag invalidation is the API middleware's work: a second copy of it would send a second refetch.
+        echo.set({ balance: 43 })
+        act(() => void store.dispatch(echoApi.util.invalidateTags(['Balance'])))
+        await waitFor(() => expect(screen.getByText('balance 43')).toBeDefined())
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(balanceRequests()).toBe(2)
+      }
+      rendered.unmount()
+      for (const spy of warnings) expect(spy).not.toHaveBeenCalled()
+    },
+  )
 })

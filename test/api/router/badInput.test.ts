@@ -38,17 +38,33 @@ describe('bad input at the router: an EchoError, and nothing sent', () => {
     for (const body of [undefined, null, 'hello', { messages: [] }, { model: '' }, { model: 42 }]) {
       const error = await rejectionOf(() => call(userRouter(), body))
       expect(error).toBeInstanceOf(EchoError)
-      expect((error as EchoError).message).toMatch(/^(The request body must be an object with a model|A model is required, as a non-empty string)/)
+      expect((error as EchoError).message).toMatch(
+        /^(The request body must be an object with a model|A model is required, as a non-empty string)/,
+      )
       expect((error as EchoError).message).toMatch(/ while [a-z ]+$/)
     }
     expect(seen).toEqual([])
   })
 
   it.each([
-    ['google.generateContent', (router: EchoRouter, model: unknown, body: unknown) => router.google.generateContent(model as never, body as never)],
-    ['google.streamGenerateContent', (router: EchoRouter, model: unknown, body: unknown) => router.google.streamGenerateContent(model as never, body as never)],
-    ['google.predict', (router: EchoRouter, model: unknown, body: unknown) => router.google.predict(model as never, body as never)],
-    ['google.embedContents', (router: EchoRouter, model: unknown, body: unknown) => router.google.embedContents(model as never, body as never)],
+    [
+      'google.generateContent',
+      (router: EchoRouter, model: unknown, body: unknown) =>
+        router.google.generateContent(model as never, body as never),
+    ],
+    [
+      'google.streamGenerateContent',
+      (router: EchoRouter, model: unknown, body: unknown) =>
+        router.google.streamGenerateContent(model as never, body as never),
+    ],
+    [
+      'google.predict',
+      (router: EchoRouter, model: unknown, body: unknown) => router.google.predict(model as never, body as never),
+    ],
+    [
+      'google.embedContents',
+      (router: EchoRouter, model: unknown, body: unknown) => router.google.embedContents(model as never, body as never),
+    ],
   ])('%s given no model, or no body', async (_name, call) => {
     const seen = recordRouter()
     for (const [model, body] of [
@@ -65,27 +81,43 @@ describe('bad input at the router: an EchoError, and nothing sent', () => {
 
   it('google.embedContents refuses an input that is neither text nor a request', async () => {
     const seen = recordRouter()
-    const error = await rejectionOf(() => userRouter().google.embedContents('text-embedding-004', ['fine', null as never]))
-    expect(error).toMatchObject({ name: 'EchoError', message: 'Each input must be a text or a request object (got null) while embedding contents' })
+    const error = await rejectionOf(() =>
+      userRouter().google.embedContents('text-embedding-004', ['fine', null as never]),
+    )
+    expect(error).toMatchObject({
+      name: 'EchoError',
+      message: 'Each input must be a text or a request object (got null) while embedding contents',
+    })
     expect(seen).toEqual([])
   })
 
-  it.each([{}, { embeddings: null }, null])('google.embedContents given an answer without embeddings (%j) rejects with an EchoError', async (answer) => {
-    recordRouter(() => Response.json(answer))
-    const error = await rejectionOf(() => userRouter().google.embedContents('text-embedding-004', ['hello']))
-    expect(error).toMatchObject({ name: 'EchoError', message: 'The router answered without embeddings while embedding contents' })
-  })
+  it.each([{}, { embeddings: null }, null])(
+    'google.embedContents given an answer without embeddings (%j) rejects with an EchoError',
+    async (answer) => {
+      recordRouter(() => Response.json(answer))
+      const error = await rejectionOf(() => userRouter().google.embedContents('text-embedding-004', ['hello']))
+      expect(error).toMatchObject({
+        name: 'EchoError',
+        message: 'The router answered without embeddings while embedding contents',
+      })
+    },
+  )
 
   it('a transcription without a recording is refused before sending', async () => {
     const seen = recordRouter()
     const error = await rejectionOf(() => userRouter().audio.transcriptions.create({ model: 'whisper-1' } as never))
-    expect(error).toMatchObject({ name: 'EchoError', message: 'The recording must be given as file, a Blob or File while transcribing audio' })
+    expect(error).toMatchObject({
+      name: 'EchoError',
+      message: 'The recording must be given as file, a Blob or File while transcribing audio',
+    })
     expect(seen).toEqual([])
   })
 
   it('null options are the same as none', async () => {
     recordRouter()
-    await expect(userRouter().chat.completions.create({ model: 'gpt-4o', messages: [] }, null as never)).resolves.toEqual({})
+    await expect(
+      userRouter().chat.completions.create({ model: 'gpt-4o', messages: [] }, null as never),
+    ).resolves.toEqual({})
   })
 
   it.each([
@@ -100,7 +132,9 @@ describe('bad input at the router: an EchoError, and nothing sent', () => {
         thrown = error
       }
       expect(thrown).toBeInstanceOf(EchoError)
-      expect((thrown as EchoError).message).toMatch(new RegExp(`^${name} needs a tokenProvider with getAccessToken\\(\\) and refreshToken\\(\\)`))
+      expect((thrown as EchoError).message).toMatch(
+        new RegExp(`^${name} needs a tokenProvider with getAccessToken\\(\\) and refreshToken\\(\\)`),
+      )
     }
   })
 })

@@ -10,17 +10,42 @@ const messages = [{ role: 'user' as const, content: 'Hi' }]
 
 describe('the router sends each call to its endpoint at the router root, with the user token', () => {
   it.each<[string, (router: EchoRouter) => Promise<unknown>, string, Record<string, unknown>]>([
-    ['chat.completions.create', (r) => r.chat.completions.create({ model: 'gpt-4o', messages }), '/chat/completions', { model: 'gpt-4o', messages }],
-    ['responses.create', (r) => r.responses.create({ model: 'gpt-4o', input: 'Hi' }), '/responses', { model: 'gpt-4o', input: 'Hi' }],
-    ['completions.create', (r) => r.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say' }), '/completions', { model: 'gpt-3.5-turbo-instruct', prompt: 'Say' }],
-    ['embeddings.create', (r) => r.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] }), '/embeddings', { model: 'text-embedding-3-small', input: ['a', 'b'] }],
+    [
+      'chat.completions.create',
+      (r) => r.chat.completions.create({ model: 'gpt-4o', messages }),
+      '/chat/completions',
+      { model: 'gpt-4o', messages },
+    ],
+    [
+      'responses.create',
+      (r) => r.responses.create({ model: 'gpt-4o', input: 'Hi' }),
+      '/responses',
+      { model: 'gpt-4o', input: 'Hi' },
+    ],
+    [
+      'completions.create',
+      (r) => r.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say' }),
+      '/completions',
+      { model: 'gpt-3.5-turbo-instruct', prompt: 'Say' },
+    ],
+    [
+      'embeddings.create',
+      (r) => r.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] }),
+      '/embeddings',
+      { model: 'text-embedding-3-small', input: ['a', 'b'] },
+    ],
     [
       'images.generate',
       (r) => r.images.generate({ model: 'gpt-image-1', prompt: 'a cat', n: 1, size: '512x512' }),
       '/images/generations',
       { model: 'gpt-image-1', prompt: 'a cat', n: 1, size: '512x512' },
     ],
-    ['messages.create', (r) => r.messages.create({ model: 'claude-sonnet-4-5', messages, max_tokens: 100 }), '/messages', { model: 'claude-sonnet-4-5', messages, max_tokens: 100 }],
+    [
+      'messages.create',
+      (r) => r.messages.create({ model: 'claude-sonnet-4-5', messages, max_tokens: 100 }),
+      '/messages',
+      { model: 'claude-sonnet-4-5', messages, max_tokens: 100 },
+    ],
     [
       'google.generateContent',
       (r) => r.google.generateContent('gemini-2.0-flash', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
@@ -29,7 +54,11 @@ describe('the router sends each call to its endpoint at the router root, with th
     ],
     [
       'google.predict',
-      (r) => r.google.predict('models/imagen-3.0-generate-002', { instances: [{ prompt: 'a cat' }], parameters: { sampleCount: 2, aspectRatio: '16:9' } }),
+      (r) =>
+        r.google.predict('models/imagen-3.0-generate-002', {
+          instances: [{ prompt: 'a cat' }],
+          parameters: { sampleCount: 2, aspectRatio: '16:9' },
+        }),
       '/models/imagen-3.0-generate-002:predict',
       { instances: [{ prompt: 'a cat' }], parameters: { sampleCount: 2, aspectRatio: '16:9' } },
     ],
@@ -58,16 +87,21 @@ describe('the router sends each call to its endpoint at the router root, with th
         return HttpResponse.json({})
       }),
     )
-    await createEchoRouter({ tokenProvider: rotatingTokens().provider }).chat.completions.create({ model: 'm', messages })
+    await createEchoRouter({ tokenProvider: rotatingTokens().provider }).chat.completions.create({
+      model: 'm',
+      messages,
+    })
     expect(hosts).toEqual([DEFAULT_ROUTER_URL])
   })
 
   it('refuses a baseRouterUrl that is not an absolute http(s) URL, naming it', () => {
-    expect(() => createEchoRouter({ baseRouterUrl: 'router.test', tokenProvider: rotatingTokens().provider })).toThrow('EchoConfig.baseRouterUrl must be an absolute http(s) URL, got "router.test"')
+    expect(() => createEchoRouter({ baseRouterUrl: 'router.test', tokenProvider: rotatingTokens().provider })).toThrow(
+      'EchoConfig.baseRouterUrl must be an absolute http(s) URL, got "router.test"',
+    )
   })
 })
 
-describe('defaults from SPEC §9 where the caller gives none', () => {
+describe('the defaults where the caller gives none', () => {
   it('Anthropic messages get max_tokens 4096', async () => {
     const seen = recordRouter()
     await userRouter().messages.create({ model: 'claude-sonnet-4-5', messages })
@@ -82,7 +116,10 @@ describe('defaults from SPEC §9 where the caller gives none', () => {
 
   it('Google predict gets sampleCount 4 and aspect ratio 1:1, keeping the parameters given', async () => {
     const seen = recordRouter()
-    await userRouter().google.predict('imagen-3.0-generate-002', { instances: [{ prompt: 'a cat' }], parameters: { personGeneration: 'dont_allow' } })
+    await userRouter().google.predict('imagen-3.0-generate-002', {
+      instances: [{ prompt: 'a cat' }],
+      parameters: { personGeneration: 'dont_allow' },
+    })
     expect(await jsonBody(seen[0])).toEqual({
       instances: [{ prompt: 'a cat' }],
       parameters: { personGeneration: 'dont_allow', sampleCount: 4, aspectRatio: '1:1' },
@@ -127,7 +164,9 @@ describe('audio', () => {
   })
 
   it('answers speech with the audio as a Blob', async () => {
-    const seen = recordRouter(() => new HttpResponse(new Uint8Array([0xff, 0xfb, 0x90]), { headers: { 'Content-Type': 'audio/mpeg' } }))
+    const seen = recordRouter(
+      () => new HttpResponse(new Uint8Array([0xff, 0xfb, 0x90]), { headers: { 'Content-Type': 'audio/mpeg' } }),
+    )
     const audio = await userRouter().audio.speech.create({ model: 'gpt-4o-mini-tts', input: 'Hello', voice: 'alloy' })
     expect(audio).toBeInstanceOf(Blob)
     expect(audio.type).toBe('audio/mpeg')
@@ -143,18 +182,25 @@ describe('Google embeddings', () => {
     const seen = recordRouter(async (request) => {
       const { requests } = (await request.json()) as { requests: { content: { parts: { text: string }[] } }[] }
       // Each embedding carries the number of its input, so the order can be checked at the end.
-      return HttpResponse.json({ embeddings: requests.map(({ content }) => ({ values: [Number(content.parts[0]!.text.slice(5))] })) })
+      return HttpResponse.json({
+        embeddings: requests.map(({ content }) => ({ values: [Number(content.parts[0]!.text.slice(5))] })),
+      })
     })
     const { embeddings } = await userRouter().google.embedContents('text-embedding-004', inputs)
     expect(seen.map((s) => s.url)).toEqual(Array(3).fill('/models/text-embedding-004:batchEmbedContents'))
-    const sizes = await Promise.all(seen.map(async (s) => ((await jsonBody(s)) as { requests: unknown[] }).requests.length))
+    const sizes = await Promise.all(
+      seen.map(async (s) => ((await jsonBody(s)) as { requests: unknown[] }).requests.length),
+    )
     expect(sizes).toEqual([2048, 2048, 904])
     expect(embeddings.map((e) => e.values[0])).toEqual(inputs.map((_, index) => index))
   })
 
   it('sends text as content parts under the model name, and keeps full requests as given', async () => {
     const seen = recordRouter(() => HttpResponse.json({ embeddings: [{ values: [1] }, { values: [2] }] }))
-    await userRouter().google.embedContents('text-embedding-004', ['hello', { content: { parts: [{ text: 'query' }] }, taskType: 'RETRIEVAL_QUERY' }])
+    await userRouter().google.embedContents('text-embedding-004', [
+      'hello',
+      { content: { parts: [{ text: 'query' }] }, taskType: 'RETRIEVAL_QUERY' },
+    ])
     expect(await jsonBody(seen[0])).toEqual({
       requests: [
         { model: 'models/text-embedding-004', content: { parts: [{ text: 'hello' }] } },
@@ -165,7 +211,9 @@ describe('Google embeddings', () => {
 
   it('stops after a failed batch, so the batches after it are never sent nor billed', async () => {
     const seen = recordRouter(() => new HttpResponse('<html>Payment Required</html>', { status: 402 }))
-    await expect(userRouter().google.embedContents('text-embedding-004', Array(3000).fill('x'))).rejects.toMatchObject({ code: 'HTTP_402' })
+    await expect(userRouter().google.embedContents('text-embedding-004', Array(3000).fill('x'))).rejects.toMatchObject({
+      code: 'HTTP_402',
+    })
     expect(seen).toHaveLength(1)
   })
 
@@ -178,6 +226,9 @@ describe('Google embeddings', () => {
 
 it('uses the router host as given, without a trailing slash', async () => {
   const seen = recordRouter()
-  await createEchoRouter({ baseRouterUrl: `${ROUTER}/`, tokenProvider: rotatingTokens().provider }).embeddings.create({ model: 'm', input: 'x' })
+  await createEchoRouter({ baseRouterUrl: `${ROUTER}/`, tokenProvider: rotatingTokens().provider }).embeddings.create({
+    model: 'm',
+    input: 'x',
+  })
   expect(seen[0]!.url).toBe('/embeddings')
 })

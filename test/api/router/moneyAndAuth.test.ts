@@ -2,7 +2,14 @@ import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
 import { RefreshCoordinator } from '../../../src/api/refreshCoordinator'
-import { createEchoRouter, EchoClient, EchoError, isAbortError, isInsufficientFunds, type TokenProvider } from '../../../src/client'
+import {
+  createEchoRouter,
+  EchoClient,
+  EchoError,
+  isAbortError,
+  isInsufficientFunds,
+  type TokenProvider,
+} from '../../../src/client'
 import { server } from '../../support/server'
 import { API, rotatingTokens } from '../../support/tokens'
 import { recordRouter, ROUTER, userRouter } from './routerKit'
@@ -22,30 +29,43 @@ async function failureOf(promise: Promise<unknown>): Promise<EchoError> {
 /** A router that accepts only `validToken()`, answering 401 otherwise. */
 function guardedRouter(validToken: () => string) {
   return recordRouter((request) =>
-    request.headers.get('authorization') === `Bearer ${validToken()}` ? HttpResponse.json({ ok: true }) : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 }),
+    request.headers.get('authorization') === `Bearer ${validToken()}`
+      ? HttpResponse.json({ ok: true })
+      : HttpResponse.json({ message: 'Unauthorized' }, { status: 401 }),
   )
 }
 
 describe('no token, no request', () => {
   it.each([
     ['a chat call', (router = userRouter()) => chat(router)],
-    ['a streamed chat call', (router = userRouter()) => router.chat.completions.create({ model: 'gpt-4o', messages, stream: true })],
+    [
+      'a streamed chat call',
+      (router = userRouter()) => router.chat.completions.create({ model: 'gpt-4o', messages, stream: true }),
+    ],
     ['Google embeddings', (router = userRouter()) => router.google.embedContents('text-embedding-004', ['x'])],
-  ])('%s fails at once with "Not authenticated" and sends nothing (the router would answer 402)', async (_name, call) => {
-    const seen = recordRouter()
-    const signedOut: TokenProvider = { getAccessToken: () => Promise.resolve(null), refreshToken: () => Promise.resolve() }
-    const error = await failureOf(call(createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: signedOut })))
-    expect(error.message).toMatch(/^Not authenticated while /)
-    expect(isInsufficientFunds(error)).toBe(false)
-    expect(seen).toEqual([])
-  })
+  ])(
+    '%s fails at once with "Not authenticated" and sends nothing (the router would answer 402)',
+    async (_name, call) => {
+      const seen = recordRouter()
+      const signedOut: TokenProvider = {
+        getAccessToken: () => Promise.resolve(null),
+        refreshToken: () => Promise.resolve(),
+      }
+      const error = await failureOf(call(createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: signedOut })))
+      expect(error.message).toMatch(/^Not authenticated while /)
+      expect(isInsufficientFunds(error)).toBe(false)
+      expect(seen).toEqual([])
+    },
+  )
 })
 
 describe('401: the one shared refresh and one marked retry', () => {
   it('refreshes once and retries once with X-Retry: true and the same body', async () => {
     const { provider, state } = rotatingTokens()
     const seen = guardedRouter(() => 'token-2')
-    await expect(chat(createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: provider }))).resolves.toEqual({ ok: true })
+    await expect(chat(createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: provider }))).resolves.toEqual({
+      ok: true,
+    })
     expect(state.refreshCalls).toBe(1)
     expect(seen.map((s) => [s.headers.get('authorization'), s.headers.get('x-retry')])).toEqual([
       ['Bearer token-1', null],
@@ -67,7 +87,10 @@ describe('401: the one shared refresh and one marked retry', () => {
   it('concurrent 401s from the router and from an EchoClient on the same session lead to a single refresh', async () => {
     const { provider, state } = rotatingTokens()
     // A refresh that takes a while, so that every 401 arrives while it runs.
-    const slowRefresh: TokenProvider = { getAccessToken: () => provider.getAccessToken(), refreshToken: () => delay(20).then(() => provider.refreshToken()) }
+    const slowRefresh: TokenProvider = {
+      getAccessToken: () => provider.getAccessToken(),
+      refreshToken: () => delay(20).then(() => provider.refreshToken()),
+    }
     const session = new RefreshCoordinator(slowRefresh)
     guardedRouter(() => 'token-2')
     let balanceCalls = 0
@@ -75,13 +98,20 @@ describe('401: the one shared refresh and one marked retry', () => {
       http.get(`${API}/api/v1/balance`, async ({ request }) => {
         balanceCalls += 1
         await delay(5)
-        return request.headers.get('authorization') === 'Bearer token-2' ? HttpResponse.json({ balance: 1 }) : HttpResponse.json({}, { status: 401 })
+        return request.headers.get('authorization') === 'Bearer token-2'
+          ? HttpResponse.json({ balance: 1 })
+          : HttpResponse.json({}, { status: 401 })
       }),
     )
     // Every request leaves with token-1, which the servers no longer take.
     const router = createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: session })
     const client = new EchoClient({ apiUrl: API, tokenProvider: session })
-    const results = await Promise.all([chat(router), chat(router), router.embeddings.create({ model: 'm', input: 'x' }), client.balance.get()])
+    const results = await Promise.all([
+      chat(router),
+      chat(router),
+      router.embeddings.create({ model: 'm', input: 'x' }),
+      client.balance.get(),
+    ])
     expect(results).toEqual([{ ok: true }, { ok: true }, { ok: true }, { balance: 1 }])
     expect(state.refreshCalls).toBe(1)
     expect(balanceCalls).toBe(2)
@@ -106,14 +136,22 @@ describe('401: the one shared refresh and one marked retry', () => {
     guardedRouter(() => 'fresh')
     const error = await failureOf(chat(createEchoRouter({ baseRouterUrl: ROUTER, tokenProvider: provider })))
     expect(error.code).toBe('HTTP_401')
-    expect(error.message).toBe('{"message":"Unauthorized"} (token refresh failed: invalid_request) while creating chat completion')
+    expect(error.message).toBe(
+      '{"message":"Unauthorized"} (token refresh failed: invalid_request) while creating chat completion',
+    )
     expect(reported.map((e) => e.message)).toEqual(['invalid_request'])
   })
 })
 
 describe('402: insufficient funds, whatever the body', () => {
   it('an HTML page is an HTTP_402 EchoError for which isInsufficientFunds() is true, with a readable message', async () => {
-    recordRouter(() => new HttpResponse('<!DOCTYPE html><html><body><h1>402 Payment Required</h1></body></html>', { status: 402, headers: { 'Content-Type': 'text/html' } }))
+    recordRouter(
+      () =>
+        new HttpResponse('<!DOCTYPE html><html><body><h1>402 Payment Required</h1></body></html>', {
+          status: 402,
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    )
     const error = await failureOf(chat())
     expect(isInsufficientFunds(error)).toBe(true)
     expect(isInsufficientFunds(error.toJSON())).toBe(true)
@@ -179,7 +217,13 @@ describe('other failures', () => {
   it('a request that gets no answer is a NETWORK_ERROR', async () => {
     recordRouter(() => HttpResponse.error())
     const error = await failureOf(userRouter().audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alloy' }))
-    expect(error.toJSON()).toEqual({ code: 'NETWORK_ERROR', reason: 'network', endpoint: '/audio/speech', message: 'Network error while generating speech', action: 'generating speech' })
+    expect(error.toJSON()).toEqual({
+      code: 'NETWORK_ERROR',
+      reason: 'network',
+      endpoint: '/audio/speech',
+      message: 'Network error while generating speech',
+      action: 'generating speech',
+    })
   })
 
   it('an aborted call rejects with an abort error that is not a funds or auth failure', async () => {

@@ -16,24 +16,34 @@ const router = createEchoRouter({ tokenProvider })
 const messages = [{ role: 'user' as const, content: 'Hi' }]
 
 test('stream: true answers a stream of chunks; no stream flag answers the whole completion', () => {
-  expectTypeOf(router.chat.completions.create({ model: 'm', messages, stream: true })).resolves.toEqualTypeOf<EchoStream<ChatCompletionChunk>>()
+  expectTypeOf(router.chat.completions.create({ model: 'm', messages, stream: true })).resolves.toEqualTypeOf<
+    EchoStream<ChatCompletionChunk>
+  >()
   expectTypeOf(router.chat.completions.create({ model: 'm', messages })).resolves.toEqualTypeOf<ChatCompletion>()
-  expectTypeOf(router.chat.completions.create({ model: 'm', messages, stream: false })).resolves.toEqualTypeOf<ChatCompletion>()
+  expectTypeOf(
+    router.chat.completions.create({ model: 'm', messages, stream: false }),
+  ).resolves.toEqualTypeOf<ChatCompletion>()
 })
 
 test('a flag only known at run time answers either', () => {
   const stream = Math.random() > 0.5
-  expectTypeOf(router.messages.create({ model: 'm', messages, stream })).resolves.toEqualTypeOf<AnthropicMessage | EchoStream<AnthropicStreamEvent>>()
+  expectTypeOf(router.messages.create({ model: 'm', messages, stream })).resolves.toEqualTypeOf<
+    AnthropicMessage | EchoStream<AnthropicStreamEvent>
+  >()
 })
 
 test('a stream yields typed events and exposes the raw response', () => {
   expectTypeOf<EchoStream<ChatCompletionChunk>>().toExtend<AsyncIterable<ChatCompletionChunk>>()
   expectTypeOf<EchoStream<ChatCompletionChunk>['response']>().toEqualTypeOf<Response>()
-  expectTypeOf(router.google.streamGenerateContent('gemini', { contents: [] })).resolves.toEqualTypeOf<EchoStream<GenerateContentResponse>>()
+  expectTypeOf(router.google.streamGenerateContent('gemini', { contents: [] })).resolves.toEqualTypeOf<
+    EchoStream<GenerateContentResponse>
+  >()
 })
 
 test('answers are typed, never any', () => {
-  expectTypeOf(router.audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alloy' })).resolves.toEqualTypeOf<Blob>()
+  expectTypeOf(
+    router.audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alloy' }),
+  ).resolves.toEqualTypeOf<Blob>()
   expectTypeOf(router.embeddings.create({ model: 'm', input: 'x' }))
     .resolves.toHaveProperty('data')
     .items.toHaveProperty('index')

@@ -23,12 +23,20 @@ export interface SeenRequest {
 }
 
 /** Answers every router call with `answer(request)` (JSON `{}` by default) and records the requests. */
-export function recordRouter(answer: (request: Request) => Response | Promise<Response> = () => HttpResponse.json({})): SeenRequest[] {
+export function recordRouter(
+  answer: (request: Request) => Response | Promise<Response> = () => HttpResponse.json({}),
+): SeenRequest[] {
   const seen: SeenRequest[] = []
   server.use(
     http.all(`${ROUTER}/*`, ({ request }) => {
       const url = new URL(request.url)
-      seen.push({ method: request.method, url: url.pathname + url.search, headers: request.headers, request: request.clone(), signal: request.signal })
+      seen.push({
+        method: request.method,
+        url: url.pathname + url.search,
+        headers: request.headers,
+        request: request.clone(),
+        signal: request.signal,
+      })
       return answer(request)
     }),
   )
@@ -77,7 +85,10 @@ export function controlledStream(): ControlledStream {
 
 /** A whole SSE answer at once, with no Content-Type: each payload as one `data:` event, then `[DONE]` if asked. */
 export function sseResponse(events: readonly { event?: string; data: unknown }[], { done = false } = {}): Response {
-  const text = events.map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '')
+  const text =
+    events
+      .map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`)
+      .join('') + (done ? 'data: [DONE]\n\n' : '')
   // A stream body, so the answer has no Content-Type at all, like Echo's router.
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -6,8 +6,15 @@ import { rotatingTokens } from '../../support/tokens'
 import { controlledStream, jsonBody, recordRouter, ROUTER, sseResponse, userRouter, whenAborted } from './routerKit'
 
 const messages = [{ role: 'user' as const, content: 'Hi' }]
-const chunk = (content: string) => ({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { content }, finish_reason: null }] })
-const sse = (data: unknown, event?: string) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`
+const chunk = (content: string) => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+})
+const sse = (data: unknown, event?: string) =>
+  `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`
 
 async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = []
@@ -66,9 +73,23 @@ describe('streamed answers', () => {
     const events = [
       {
         event: 'message_start',
-        data: { type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'claude', stop_reason: null, usage: { input_tokens: 3, output_tokens: 0 } } },
+        data: {
+          type: 'message_start',
+          message: {
+            id: 'm1',
+            type: 'message',
+            role: 'assistant',
+            content: [],
+            model: 'claude',
+            stop_reason: null,
+            usage: { input_tokens: 3, output_tokens: 0 },
+          },
+        },
       },
-      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi!' } } },
+      {
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi!' } },
+      },
       { event: 'message_stop', data: { type: 'message_stop' } },
     ]
     const seen = recordRouter(() => sseResponse(events))
@@ -82,18 +103,31 @@ describe('streamed answers', () => {
   it('streams Google content as server-sent events (alt=sse), always, with no stream flag in the body', async () => {
     const piece = (text: string) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] } }] })
     const seen = recordRouter(() => sseResponse([{ data: piece('Bon') }, { data: piece('jour') }]))
-    const stream = await userRouter().google.streamGenerateContent('gemini-2.0-flash', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
+    const stream = await userRouter().google.streamGenerateContent('gemini-2.0-flash', {
+      contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+    })
     expect((await collect(stream)).map((e) => e.candidates?.[0]?.content?.parts[0]?.text).join('')).toBe('Bonjour')
     expect(seen[0]!.url).toBe('/models/gemini-2.0-flash:streamGenerateContent?alt=sse')
     expect(await jsonBody(seen[0])).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] })
   })
 
   it('streams responses and text completions too', async () => {
-    recordRouter(() => sseResponse([{ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', delta: 'Hi' } }]))
+    recordRouter(() =>
+      sseResponse([{ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', delta: 'Hi' } }]),
+    )
     const router = userRouter()
-    expect(await collect(await router.responses.create({ model: 'gpt-4o', input: 'Hi', stream: true }))).toEqual([{ type: 'response.output_text.delta', delta: 'Hi' }])
-    recordRouter(() => sseResponse([{ data: { id: 't', object: 'text_completion', choices: [{ index: 0, text: 'ok', finish_reason: null }] } }], { done: true }))
-    expect(await collect(await router.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say', stream: true }))).toHaveLength(1)
+    expect(await collect(await router.responses.create({ model: 'gpt-4o', input: 'Hi', stream: true }))).toEqual([
+      { type: 'response.output_text.delta', delta: 'Hi' },
+    ])
+    recordRouter(() =>
+      sseResponse(
+        [{ data: { id: 't', object: 'text_completion', choices: [{ index: 0, text: 'ok', finish_reason: null }] } }],
+        { done: true },
+      ),
+    )
+    expect(
+      await collect(await router.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say', stream: true })),
+    ).toHaveLength(1)
   })
 
   it('can be read only once', async () => {
@@ -133,7 +167,10 @@ describe('stopping a stream stops the request, so the user stops paying', () => 
     const answer = controlledStream()
     const seen = recordRouter(() => answer.response)
     const controller = new AbortController()
-    const stream = await userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true }, { signal: controller.signal })
+    const stream = await userRouter().chat.completions.create(
+      { model: 'gpt-4o', messages, stream: true },
+      { signal: controller.signal },
+    )
     answer.push(sse(chunk('one')))
     const received: unknown[] = []
     const reading = (async () => {
@@ -160,7 +197,10 @@ describe('stopping a stream stops the request, so the user stops paying', () => 
       await new Promise((resolve) => setTimeout(resolve, 50))
       return sseResponse([{ data: chunk('late') }])
     })
-    const call = userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true }, { signal: controller.signal })
+    const call = userRouter().chat.completions.create(
+      { model: 'gpt-4o', messages, stream: true },
+      { signal: controller.signal },
+    )
     const error = await call.then(
       () => undefined,
       (e: unknown) => e,
@@ -171,7 +211,12 @@ describe('stopping a stream stops the request, so the user stops paying', () => 
 
 describe('an error mid-stream surfaces as an EchoError, after the events before it', () => {
   it('an OpenAI-style error object', async () => {
-    recordRouter(() => sseResponse([{ data: chunk('partial') }, { data: { error: { message: 'The upstream model is overloaded', type: 'server_error' } } }]))
+    recordRouter(() =>
+      sseResponse([
+        { data: chunk('partial') },
+        { data: { error: { message: 'The upstream model is overloaded', type: 'server_error' } } },
+      ]),
+    )
     const stream = await userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true })
     const received: unknown[] = []
     const error = await (async () => {
@@ -190,9 +235,17 @@ describe('an error mid-stream surfaces as an EchoError, after the events before 
   })
 
   it('an Anthropic error event', async () => {
-    recordRouter(() => sseResponse([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]))
+    recordRouter(() =>
+      sseResponse([
+        { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      ]),
+    )
     const stream = await userRouter().messages.create({ model: 'claude-sonnet-4-5', messages, stream: true })
-    await expect(collect(stream)).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', message: 'The model stream failed: Overloaded while creating message', endpoint: '/messages' })
+    await expect(collect(stream)).rejects.toMatchObject({
+      code: 'UNKNOWN_ERROR',
+      message: 'The model stream failed: Overloaded while creating message',
+      endpoint: '/messages',
+    })
   })
 
   it('a connection that breaks mid-stream is a NETWORK_ERROR, and the events before it were delivered', async () => {
@@ -207,12 +260,18 @@ describe('an error mid-stream surfaces as an EchoError, after the events before 
       () => undefined,
       (e: unknown) => e,
     )
-    expect(error).toMatchObject({ code: 'NETWORK_ERROR', message: 'Network error while creating chat completion', endpoint: '/chat/completions' })
+    expect(error).toMatchObject({
+      code: 'NETWORK_ERROR',
+      message: 'Network error while creating chat completion',
+      endpoint: '/chat/completions',
+    })
   })
 
   it('an event that is not JSON', async () => {
     recordRouter(() => new HttpResponse('data: <html>oops</html>\n\n'))
     const stream = await userRouter().chat.completions.create({ model: 'gpt-4o', messages, stream: true })
-    await expect(collect(stream)).rejects.toThrow('The router sent an event that is not JSON: <html>oops</html> while creating chat completion')
+    await expect(collect(stream)).rejects.toThrow(
+      'The router sent an event that is not JSON: <html>oops</html> while creating chat completion',
+    )
   })
 })

@@ -3,13 +3,23 @@ import { describe, expect, it } from 'vitest'
 
 import { resolveConfig } from 'echo-rtk'
 
-import { oidcSettings } from '../../src/auth/oidcSettings'
-import { storedUserKey } from '../../src/auth/storedUserKey'
+import { oidcSettings } from '../../src/auth/signIn'
+import { storedUserKey } from '../../src/auth/storedUser'
 
-const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined, clear: () => undefined, key: () => null, length: 0 } as Storage
+const storage = {
+  getItem: () => null,
+  setItem: () => undefined,
+  removeItem: () => undefined,
+  clear: () => undefined,
+  key: () => null,
+  length: 0,
+} as Storage
 
-describe('the OidcClient settings (DESIGN §4)', () => {
-  const config = resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test' }, { origin: 'http://localhost:5173' })
+describe('the OidcClient settings', () => {
+  const config = resolveConfig(
+    { appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', apiUrl: 'https://echo.test' },
+    { origin: 'http://localhost:5173' },
+  )
   const settings = oidcSettings(config, storage)
 
   it('point at Echo with the app id, the redirect URI and the scope', () => {

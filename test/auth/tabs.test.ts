@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { withCrossTabLock } from '../../src/auth/crossTabLock'
+import { withCrossTabLock } from '../../src/auth/tabs'
 
 type Locks = Pick<LockManager, 'request'>
 interface Held {
@@ -23,7 +23,9 @@ function heldLocks(): { locks: Locks; held: Held[] } {
 
 describe('withCrossTabLock', () => {
   it('without Web Locks runs the work at once', async () => {
-    await expect(withCrossTabLock(undefined, 'n', new AbortController().signal, () => Promise.resolve('done'))).resolves.toBe('done')
+    await expect(
+      withCrossTabLock(undefined, 'n', new AbortController().signal, () => Promise.resolve('done')),
+    ).resolves.toBe('done')
   })
 
   it("asks for the lock exclusively, with the caller's signal to stop waiting with", () => {
@@ -37,7 +39,9 @@ describe('withCrossTabLock', () => {
     const { locks } = heldLocks()
     const stop = new AbortController()
     let ran = false
-    const waiting = withCrossTabLock(locks, 'n', stop.signal, () => Promise.resolve((ran = true))).catch((error: unknown) => error)
+    const waiting = withCrossTabLock(locks, 'n', stop.signal, () => Promise.resolve((ran = true))).catch(
+      (error: unknown) => error,
+    )
     stop.abort(new DOMException('No turn in time', 'TimeoutError'))
     expect(await waiting).toMatchObject({ name: 'TimeoutError' })
     expect(ran).toBe(false)
@@ -47,7 +51,12 @@ describe('withCrossTabLock', () => {
     const { locks, held } = heldLocks()
     const stop = new AbortController()
     let finish = (): void => undefined
-    const running = withCrossTabLock(locks, 'n', stop.signal, () => new Promise<string>((resolve) => (finish = () => resolve('done'))))
+    const running = withCrossTabLock(
+      locks,
+      'n',
+      stop.signal,
+      () => new Promise<string>((resolve) => (finish = () => resolve('done'))),
+    )
     void held[0]!.grant()
     stop.abort()
     finish()

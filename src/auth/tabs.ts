@@ -1,11 +1,15 @@
-import type { User } from 'oidc-client-ts'
-
 import { abortable } from '../api/abortable'
 import type { ResolvedEchoConfig } from '../config'
-import { withCrossTabLock } from './crossTabLock'
 import type { EchoEnvironment } from './environment'
-import { storedUserKey } from './storedUserKey'
-import { newestUser, readStoredUser, storeUser, userFromStorageString } from './storedUser'
+import {
+  newestUser,
+  readStoredUser,
+  storedUserKey,
+  storeUser,
+  toStorageString,
+  userFromStorageString,
+  type StoredUser,
+} from './storedUser'
 
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
 const HANDOVER_GRACE_MS = 150
@@ -16,9 +20,9 @@ export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' } | 
 /** What the other tabs tell this one. */
 export interface TabEvents {
   /** The stored user changed (a sign-in or sign-out elsewhere): the user now stored, or `null`. */
-  storedUserChanged(user: User | null): void
+  storedUserChanged(user: StoredUser | null): void
   /** Another tab rotated the tokens and handed them over. */
-  handedOver(user: User): void
+  handedOver(user: StoredUser): void
   /** Another tab's refresh failed: the session has ended. */
   ended(): void
   /** Credits were bought in another tab. */
@@ -31,7 +35,7 @@ export interface TabEvents {
  * under a Web Lock. Echo rotates the refresh token on every use and a spent one presented again can
  * revoke the whole grant, so in its turn a tab first takes any newer tokens another tab has (from
  * storage or handed over) and refreshes only when there are none; the tab that refreshed hands its
- * tokens over before its turn ends (DESIGN §4). `refreshAttempt.ts` runs that turn.
+ * tokens over before its turn ends (docs/session.md, "Tabs"). `refreshAttempt.ts` runs that turn.
  */
 export class TabSync {
   readonly #env: EchoEnvironment
@@ -40,7 +44,7 @@ export class TabSync {
   #channel: BroadcastChannel | undefined
   #teardown: (() => void)[] = []
   /** The newest tokens another tab handed over. */
-  #handedOver: User | null = null
+  #handedOver: StoredUser | null = null
   /** This tab's last refresh turn, settled when its work is done. */
   #turn: Promise<void> = Promise.resolve()
 
@@ -58,7 +62,8 @@ export class TabSync {
     if (this.isListening) return
     this.#teardown.push(
       this.#env.onStorage((event) => {
-        if (event.key === null || event.key === this.#userKey) events.storedUserChanged(readStoredUser(this.#env.storage, this.#userKey))
+        if (event.key === null || event.key === this.#userKey)
+          events.storedUserChanged(readStoredUser(this.#env.storage, this.#userKey))
       }),
     )
     const channel = this.#env.openChannel?.(this.#name)
@@ -106,17 +111,18 @@ export class TabSync {
    * a moment before this tab's turn came. Nothing to wait for without a channel.
    */
   async awaitHandOver(): Promise<void> {
-    if (this.#channel !== undefined) await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
+    if (this.#channel !== undefined)
+      await new Promise<void>((resolve) => this.#env.setTimeout(resolve, HANDOVER_GRACE_MS))
   }
 
   /** Stores `user` (rotated here) and hands it over to the other tabs. */
-  share(user: User): void {
+  share(user: StoredUser): void {
     storeUser(this.#env.storage, this.#userKey, user)
-    this.tell({ type: 'tokens', user: user.toStorageString() })
+    this.tell({ type: 'tokens', user: toStorageString(user) })
   }
 
   /** The newest tokens this tab knows: stored, handed over, or its own. */
-  newest(own: User | null): User | null {
+  newest(own: StoredUser | null): StoredUser | null {
     return newestUser([readStoredUser(this.#env.storage, this.#userKey), this.#handedOver, own])
   }
 
@@ -130,6 +136,23 @@ export class TabSync {
     this.#handedOver = newestUser([user, this.#handedOver])
     events.handedOver(user)
   }
+}
+
+/**
+ * Runs `work` while holding the named Web Lock, so one tab at a time refreshes: Echo rotates the
+ * refresh token on every use, and two tabs presenting the same one can revoke the whole grant.
+ * `signal` gives up waiting for the lock (a tab that hangs while holding it must not hold the
+ * others forever); once granted, the lock is held until `work` settles, whatever the signal does.
+ * Without Web Locks (Node, jsdom, old browsers) it runs `work` at once: single-tab behaviour.
+ */
+export function withCrossTabLock<T>(
+  locks: EchoEnvironment['locks'],
+  name: string,
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (locks === undefined) return work()
+  return locks.request(name, { mode: 'exclusive', signal }, work) as Promise<T>
 }
 
 function noop(): void {}

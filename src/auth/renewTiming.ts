@@ -1,4 +1,4 @@
-import type { EchoEnvironment } from './environment'
+// When the session renews: pure rules over times, for EchoSession's one timer.
 
 /** oidc-client-ts's own warning window; a short-lived token gets a third of its life instead. */
 const MAX_RENEW_LEAD_MS = 60_000
@@ -29,29 +29,14 @@ export function isRenewDue(renewAt: number, now: number): boolean {
 }
 
 /**
- * The session's renew timer: one pending renew at a time, waited for in capped steps (each step
- * that fires early re-arms), so a token is renewed once, when due, never in a loop.
+ * How long the session waits after each refresh attempt in a row that could not reach Echo before
+ * it tries again by itself: quickly at first (a blip, a Wi-Fi coming back after a laptop wakes),
+ * then every 5 minutes, never in a loop. Coming back online, the page shown again and the next call
+ * try at once.
  */
-export class RenewTimer {
-  readonly #env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout' | 'now'>
-  #handle: unknown
+export const RECONNECT_DELAYS_MS: readonly number[] = [2_000, 5_000, 15_000, 60_000, 300_000]
 
-  constructor(env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout' | 'now'>) {
-    this.#env = env
-  }
-
-  /** Calls `renew` once the token expiring at `expiresAt`, which lived `lifetimeMs`, is due; replaces any pending renew. */
-  schedule(expiresAt: number, lifetimeMs: number, renew: () => void): void {
-    this.cancel()
-    const renewAt = renewAtMs({ expiresAt, lifetimeMs })
-    const step = () => {
-      if (isRenewDue(renewAt, this.#env.now())) return renew()
-      this.#handle = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
-    }
-    this.#handle = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
-  }
-
-  cancel(): void {
-    this.#env.clearTimeout(this.#handle)
-  }
+/** The wait before the next attempt, after `failures` attempts in a row could not reach Echo (1 or more). */
+export function reconnectDelayMs(failures: number): number {
+  return RECONNECT_DELAYS_MS[Math.min(Math.max(failures, 1), RECONNECT_DELAYS_MS.length) - 1]!
 }
