@@ -1,5 +1,5 @@
 // The same minimal app (EchoProvider + useEcho + EchoSignIn), bundled with the esbuild settings of
-// DESIGN §6 for whichever SDK provides those three names: minified, gzip -9 and brotli bytes, and
+// docs/performance.md for whichever SDK provides those three names: minified, gzip -9 and brotli bytes, and
 // the minified bytes of each package, from esbuild's metafile. Shared by `npm run bench` and
 // scripts/check-size.mjs; needs nothing but esbuild and Node.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -35,8 +35,8 @@ createRoot(document.getElementById('root')).render(<App />)
 `
 }
 
-/** DESIGN §6, exactly: react, react-dom and react/jsx-runtime stay external. */
-const DESIGN_SETTINGS = {
+/** The budget's settings (docs/performance.md): react, react-dom and react/jsx-runtime stay external. */
+const BUDGET_SETTINGS = {
   bundle: true,
   minify: true,
   format: 'esm',
@@ -69,7 +69,7 @@ export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCo
     writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }))
     writeFileSync(join(workDir, 'app.jsx'), appSource(packageName))
     const result = await build({
-      ...DESIGN_SETTINGS,
+      ...BUDGET_SETTINGS,
       entryPoints: [join(workDir, 'app.jsx')],
       // As an app's bundler does it: what the package loads on demand (import()) becomes chunks of its own.
       splitting: true,
