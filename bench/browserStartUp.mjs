@@ -61,6 +61,25 @@ const SDKS = {
     nodeModulesDir: BENCH_NODE_MODULES,
     config: (echoUrl) => ({ appId: APP_ID, baseEchoUrl: echoUrl }),
   },
+  /** No SDK: React alone, reading the stored user itself. What any SDK's start-up is measured above. */
+  react: {
+    linked: { react: fromRepo('react'), 'react-dom': fromRepo('react-dom') },
+    source: (echoUrl) => reactAloneSource(`oidc.user:${echoUrl}:${APP_ID}`),
+  },
+}
+
+/** The same page with no SDK: the name read straight from storage, in the same element. */
+function reactAloneSource(storageKey) {
+  return `import { createRoot } from 'react-dom/client'
+
+function Account() {
+  const name = JSON.parse(localStorage.getItem(${JSON.stringify(storageKey)}) ?? 'null')?.profile?.name
+  if (!name) return null
+  return <p data-signed-in="" elementtiming="${ELEMENT_ID}">{name} </p>
+}
+
+createRoot(document.getElementById('root')).render(<Account />)
+`
 }
 
 /**
@@ -106,7 +125,7 @@ async function bundleBrowserApp(sdk, echoUrl) {
     }
     const manifest = { name: 'bench-browser-app', private: true, type: 'module' }
     writeFileSync(join(workDir, 'package.json'), JSON.stringify(manifest))
-    writeFileSync(join(workDir, 'app.jsx'), appSource(sdk.packageName, sdk.config(echoUrl)))
+    writeFileSync(join(workDir, 'app.jsx'), sdk.source?.(echoUrl) ?? appSource(sdk.packageName, sdk.config(echoUrl)))
     const result = await build({
       entryPoints: [join(workDir, 'app.jsx')],
       bundle: true,
@@ -317,7 +336,7 @@ async function loadOnce(browser, { appUrl, stub, rate }) {
       const thrown = problems.length > 0 ? ` (the page threw: ${problems.join('; ')})` : ''
       throw new Error(`${error.message}${thrown}`)
     })
-    await waitForQuiet(stub.requests, firstRequest)
+    await waitForQuiet(stub.requests, firstRequest, wallNow())
     const seen = await page.evaluate(() => ({
       bench: window.__bench,
       timeOrigin: performance.timeOrigin,
@@ -330,12 +349,15 @@ async function loadOnce(browser, { appUrl, stub, rate }) {
   }
 }
 
-/** Waits until every request to the stub has been answered and none has arrived for `QUIET_MS`. */
-async function waitForQuiet(requests, from) {
+/**
+ * Waits until every request to the stub has been answered and none has arrived for `QUIET_MS`, the
+ * paint (`paintedAt`, wall clock) included: requests an SDK defers until after the paint come late.
+ */
+async function waitForQuiet(requests, from, paintedAt) {
   const deadline = Date.now() + QUIET_TIMEOUT_MS
   for (;;) {
     const mine = requests.slice(from)
-    if (mine.every((r) => r.answered) && wallNow() - (mine.at(-1)?.at ?? 0) >= QUIET_MS) return
+    if (mine.every((r) => r.answered) && wallNow() - Math.max(paintedAt, mine.at(-1)?.at ?? 0) >= QUIET_MS) return
     if (Date.now() > deadline) throw new Error(`the stub still had requests coming after ${QUIET_TIMEOUT_MS} ms`)
     await sleep(50)
   }
@@ -404,7 +426,7 @@ async function loadWithRetry(browser, options, log) {
 }
 
 /**
- * Both apps, `loads` times each at every rate, in turns (ours, theirs, ours, ...). Every server
+ * Each app (echo-rtk's, Echo's SDK's, React alone), `loads` times at every rate, in turns. Every server
  * and the browser are closed however it ends.
  * @param {{ loads?: number, rates?: number[], log?: (line: string) => void }} [options]
  */
@@ -427,16 +449,18 @@ export async function measureBrowserStartUp({ loads = LOADS, rates = RATES, log 
     closers.push(() => browser.close())
     const byRate = {}
     for (const rate of rates) {
-      const results = { ours: [], theirs: [] }
+      const results = { ours: [], theirs: [], react: [] }
       for (let load = 0; load < WARM_UP_LOADS + loads; load += 1) {
-        for (const side of ['ours', 'theirs']) {
+        for (const side of Object.keys(results)) {
           const result = await loadWithRetry(browser, { appUrl: sites[side], stub, rate }, log)
           if (load >= WARM_UP_LOADS) results[side].push(result)
         }
         const done = load + 1 - WARM_UP_LOADS
         if (done > 0 && done % 5 === 0) log(`  ${rate}× CPU throttling: ${done} of ${loads} loads each`)
       }
-      byRate[rate] = { ours: summarize(results.ours), theirs: summarize(results.theirs) }
+      byRate[rate] = Object.fromEntries(
+        Object.entries(results).map(([side, sideLoads]) => [side, summarize(sideLoads)]),
+      )
     }
     return { chromium: browser.version(), loads, byRate }
   } finally {

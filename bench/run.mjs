@@ -111,12 +111,28 @@ m.browserStartUp = await attempt(inChromium, () => measureBrowserStartUp({ log: 
 const bytes = (n) => `${n.toLocaleString('en-US')} B`
 const times = (ours, theirs) => (theirs > 0 ? `${(ours / theirs).toFixed(2)}×` : '-')
 const failed = (result) => `not measured: ${result.error}`
+const stormBrief = (s) =>
+  `${s.tokenCalls} token call${s.tokenCalls === 1 ? '' : 's'}, ${s.succeeded.toLocaleString('en-US')} succeeded`
 const stormText = (s) =>
   `${s.tokenCalls} token call${s.tokenCalls === 1 ? '' : 's'}, ${s.succeeded.toLocaleString('en-US')} succeeded, ${s.failed.toLocaleString('en-US')} failed, ` +
   `${s.rejectedByServer.toLocaleString('en-US')} 401s, ${s.wallMs.toFixed(0)} ms`
 
-/** A row comparing with Echo's SDK; `met` undefined where docs/performance.md sets no budget. */
+/**
+ * A row comparing with Echo's SDK; `met` undefined where docs/performance.md sets no budget. A row
+ * with `format.short` is in the summary too, each side told by `format.brief` (or as in full).
+ */
 function row(what, ours, theirs, format) {
+  const cell = (result, full) => (result.error ? failed(result) : (format.brief ?? full)(result.value))
+  const summary = format.short && {
+    short: format.short,
+    oursBrief: cell(ours, format.ours),
+    theirsBrief: cell(theirs, format.theirs),
+    budgetBrief: format.budgetBrief ?? format.budget ?? '-',
+  }
+  return { ...fullRow(what, ours, theirs, format), summary }
+}
+
+function fullRow(what, ours, theirs, format) {
   if (ours.error || theirs.error) {
     return {
       what,
@@ -137,8 +153,10 @@ function row(what, ours, theirs, format) {
   }
 }
 
-const sizeRow = (what, pick, budget) =>
+const sizeRow = (what, pick, budget, short) =>
   row(what, bundle.ours, bundle.theirs, {
+    short,
+    budgetBrief: budget ? `≤ ${bytes(budget)}` : undefined,
     ours: (b) => bytes(pick(b)),
     theirs: (b) => bytes(pick(b)),
     ratio: (o, t) => times(pick(o), pick(t)),
@@ -154,16 +172,30 @@ const jsdomStartUpRequests = oneLine`Start-up (jsdom): commits before it shows s
   before that commit`
 
 const rows = [
-  sizeRow("Bundle, a returning signed-in user's first load, gzip -9", (b) => b.total.gzip, BUDGET.firstLoadGzip),
-  sizeRow('Bundle, the whole app with the sign-in chunk, gzip -9', (b) => b.total.whole.gzip, BUDGET.wholeGzip),
+  sizeRow(
+    "Bundle, a returning signed-in user's first load, gzip -9",
+    (b) => b.total.gzip,
+    BUDGET.firstLoadGzip,
+    'Bundle, first load (gzip)',
+  ),
+  sizeRow(
+    'Bundle, the whole app with the sign-in chunk, gzip -9',
+    (b) => b.total.whole.gzip,
+    BUDGET.wholeGzip,
+    'Bundle, whole app (gzip)',
+  ),
   sizeRow(
     "Bundle: the SDK's own code in the first load, every dependency external, gzip -9",
     (b) => b.own.gzip,
     BUDGET.ownFirstLoadGzip,
+    'Bundle, own code in the first load',
   ),
   sizeRow('Bundle, first load, minified', (b) => b.total.minified),
   sizeRow('Bundle, first load, brotli', (b) => b.total.brotli),
   row('Refresh storm, client: 1,000 concurrent calls, expired token, 401s spread over 60 ms', m.storm, m.theirStorm, {
+    short: 'Refresh storm, client: 1,000 calls',
+    brief: stormBrief,
+    budgetBrief: '1 token call, all succeed',
     ours: stormText,
     theirs: stormText,
     ratio: (o, t) => `${times(o.tokenCalls, t.tokenCalls)} token calls`,
@@ -175,6 +207,9 @@ const rows = [
     m.reactStorm,
     m.theirReactStorm,
     {
+      short: 'Refresh storm, React API: 1,000 calls',
+      brief: stormBrief,
+      budgetBrief: '1 token call, all succeed',
       ours: (s) => `${stormText(s)} (${s.what})`,
       theirs: (s) => `${stormText(s)} (${s.what})`,
       ratio: (o, t) => `${times(o.tokenCalls, t.tokenCalls)} token calls`,
@@ -183,6 +218,7 @@ const rows = [
     },
   ),
   row('Re-renders during one silent token refresh: a component showing only the balance', m.renders, m.theirRenders, {
+    short: 'Re-renders of a balance during a refresh',
     ours: (r) => `${r.balance}`,
     theirs: (r) => `${r.balance}`,
     budget: '0',
@@ -193,8 +229,11 @@ const rows = [
     theirs: (r) => `${r.useEcho}`,
   }),
   browserStartUpRow(4, BROWSER_BUDGET),
+  overReactAloneRow(4),
   browserStartUpRow(1),
   row(jsdomStartUp, m.startUp, m.theirStartUp, {
+    short: 'Start-up, jsdom',
+    budgetBrief: "≤ 1.0× Echo's SDK",
     ours: (s) => `${s.medianMs.toFixed(2)} ms`,
     theirs: (s) => `${s.medianMs.toFixed(2)} ms`,
     ratio: (o, t) => times(o.medianMs, t.medianMs),
@@ -208,6 +247,8 @@ const rows = [
     met: (s) => s.maxCommitsBefore === 0 && s.maxRequestsBefore === 0,
   }),
   baselineRow('Authorized fetch overhead: median of 10,000 loopback requests', m.overhead, {
+    short: 'Authorized fetch overhead',
+    against: 'bare fetch',
     ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
     baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
     ratio: (o) => `${o.ratio.toFixed(3)}×`,
@@ -218,6 +259,8 @@ const rows = [
     'useEchoFetch() overhead (the session fetch: token, origin guard, 402 watch, balance follow-up): median of 10,000 loopback requests',
     m.sessionOverhead,
     {
+      short: 'useEchoFetch() overhead',
+      against: 'bare fetch',
       ours: (o) => `${o.echoMedianUs.toFixed(1)} µs`,
       baseline: (o) => `bare fetch: ${o.bareMedianUs.toFixed(1)} µs`,
       ratio: (o) => `${o.ratio.toFixed(3)}×`,
@@ -229,6 +272,8 @@ const rows = [
     `echo-rtk/server: a route through echo.route + userFrom (the token verified once, then from the kept verdict) against one passing the token to the router itself: median of ${(m.serverRoute.value?.requests ?? 6000).toLocaleString('en-US')} loopback requests`,
     m.serverRoute,
     {
+      short: 'echo-rtk/server route overhead',
+      against: 'passing the token by hand',
       ours: (o) => `${o.routedMedianUs.toFixed(1)} µs`,
       baseline: (o) => `by hand: ${o.directMedianUs.toFixed(1)} µs`,
       ratio: (o) => `${o.ratio.toFixed(3)}×`,
@@ -240,6 +285,8 @@ const rows = [
     `Streaming latency: socket write to event in the caller's loop, median of ${m.stream.value?.events ?? 300} SSE events`,
     m.stream,
     {
+      short: 'Streaming latency over the raw stream',
+      against: 'per SSE event',
       ours: (s) => `${s.echoMedianUs.toFixed(0)} µs`,
       baseline: (s) => `raw body bytes: ${s.rawMedianUs.toFixed(0)} µs`,
       ratio: (s) => `${s.extraUs >= 0 ? '+' : ''}${s.extraUs.toFixed(0)} µs`,
@@ -265,11 +312,34 @@ function browserStartUpRow(rate, budget) {
     start to the first paint showing the user's name; script run before it; requests made before it; median of
     ${loads} loads`
   return row(what, at('ours'), at('theirs'), {
+    short: rate === 4 ? 'Start-up, Chromium at 4× throttling' : undefined,
+    brief: (s) => `${s.paintMs.toFixed(0)} ms; ${s.maxEchoMadeBefore} requests to Echo before the paint`,
+    budgetBrief: budget && `≤ ${budget.ratio}× Echo's SDK, 0 requests`,
     ours: browserStartUpText,
     theirs: browserStartUpText,
     ratio: (o, t) => times(o.paintMs, t.paintMs),
     budget: budget?.text,
     met: (o, t) => t !== undefined && o.paintMs <= budget.ratio * t.paintMs && o.maxEchoMadeBefore === 0,
+  })
+}
+
+/** How much later than React alone (the same page, no SDK) each SDK's page shows the name. */
+function overReactAloneRow(rate) {
+  const result = m.browserStartUp
+  const at = (side) => {
+    if (result.error) return result
+    const { [side]: sdk, react } = result.value.byRate[rate]
+    return { value: { addedMs: sdk.paintMs - react.paintMs, reactMs: react.paintMs } }
+  }
+  const added = (s) => `+${s.addedMs.toFixed(0)} ms`
+  const what = oneLine`Start-up in Chromium at ${rate}× CPU throttling: how much later the name is painted than on
+    the same page with React alone (no SDK, the name read from storage)`
+  return row(what, at('ours'), at('theirs'), {
+    short: `Start-up, Chromium at ${rate}×: time added to React alone`,
+    ours: (s) => `${added(s)} (React alone: ${s.reactMs.toFixed(0)} ms)`,
+    theirs: (s) => `${added(s)} (React alone: ${s.reactMs.toFixed(0)} ms)`,
+    brief: added,
+    ratio: (o, t) => times(o.addedMs, t.addedMs),
   })
 }
 
@@ -290,9 +360,17 @@ function startUpText(s) {
 
 /** A row of ours against a bare baseline measured in the same run (Echo's SDK has no counterpart). */
 function baselineRow(what, result, format) {
-  if (result.error) return { what, ours: failed(result), theirs: '-', ratio: '-', budget: format.budget, met: false }
+  const summary = format.short && {
+    short: format.short,
+    oursBrief: result.error ? failed(result) : `${format.ratio(result.value)} ${format.against}`,
+    theirsBrief: '-',
+    budgetBrief: format.budget,
+  }
+  if (result.error)
+    return { what, ours: failed(result), theirs: '-', ratio: '-', budget: format.budget, met: false, summary }
   const v = result.value
   return {
+    summary,
     what,
     ours: format.ours(v),
     theirs: format.baseline(v),
@@ -303,6 +381,16 @@ function baselineRow(what, result, format) {
 }
 
 const metText = (met) => (met === undefined ? '-' : met ? 'met' : '**missed**')
+const summaryTable = [
+  `| measure | echo-rtk | Echo's SDK ${theirVersion} | budget | met |`,
+  '| --- | --- | --- | --- | --- |',
+  ...rows
+    .filter((r) => r.summary)
+    .map(
+      ({ summary: s, met }) =>
+        `| ${s.short} | ${s.oursBrief} | ${s.theirsBrief} | ${s.budgetBrief} | ${metText(met)} |`,
+    ),
+].join('\n')
 const table = [
   `| measure | echo-rtk | Echo's SDK ${theirVersion} (or the baseline named) | ratio (echo-rtk ÷ other) | budget | met |`,
   '| --- | --- | --- | --- | --- | --- |',
@@ -327,6 +415,10 @@ Machine: ${machine}.
 Run: ${new Date().toISOString()}.
 Compared with: \`${ECHO_REACT_SDK}\` ${theirVersion} and the client it builds on, \`${ECHO_TYPESCRIPT_SDK}\` ${theirClientVersion} (bench/package.json, bench/package-lock.json).
 
+${summaryTable}
+
+## Every measure
+
 ${table}
 
 ## Bundle breakdown
@@ -345,7 +437,11 @@ react/jsx-runtime external, in a directory of its own whose package.json says \`
   \`exports\` and its dependencies resolve as in a user's app. Echo's SDK is bundled with bench/'s
   node_modules as the app's whole node_modules (symlinks kept), so nothing else installed in this repo
   can be picked up: its DOMPurify wrapper calls \`require("jsdom")\` in a \`try\`, which an app without
-  jsdom leaves unresolved. Gzip -9 and brotli (quality 11) by Node's zlib. "Own code" bundles again
+  jsdom leaves unresolved. Bundled with code splitting, as an app's bundler does: "first load" is the
+  entry and the chunks it imports statically, what a returning signed-in user's page downloads; "the
+  whole app" adds the chunks loaded on demand (echo-rtk's sign-in), all but the models list, which
+  this app never asks for. Each chunk is compressed on its own, as a server sends it: gzip -9 and
+  brotli (quality 11) by Node's zlib. "Own code" bundles again
   with every bare import but the SDK itself external; Echo's SDK ships Echo's TypeScript SDK and the
   AI SDK providers inlined in its own dist/, so they count as its own code.
 - **Refresh storm, client.** 1,000 \`balance\` calls at once with a token the server rejects, against a
@@ -428,7 +524,8 @@ function browserNote() {
   const loads = summaries.reduce((sum, s) => sum + s.loads, 0)
   return (
     `\n  Chromium ${result.chromium} (Debian's, headless, through playwright-core), ${result.loads} loads per` +
-    `\n  SDK and rate after one warm-up load each, the two SDKs' loads in turns; the name's paint was timed` +
+    `\n  SDK and rate after one warm-up load each, the loads of the two SDKs and of React alone (the same` +
+    `\n  page without an SDK, the name read from storage by the page itself) in turns; the name's paint was timed` +
     `\n  by Element Timing in ${timed} of the ${loads} timed loads.`
   )
 }
@@ -441,7 +538,7 @@ function profilerNote() {
 }
 
 writeFileSync(new URL('./results.md', import.meta.url), markdown)
-// The README shows the same table, so that what it claims is what this run measured.
+// The README shows the summary table, so that what it claims is what this run measured.
 const readmeUrl = new URL('../README.md', import.meta.url)
 const readme = readFileSync(readmeUrl, 'utf8')
 const tableInReadme = /(<!-- bench:table -->\n)[\s\S]*?(\n<!-- \/bench:table -->)/
@@ -449,9 +546,9 @@ if (!tableInReadme.test(readme))
   throw new Error('README.md has no <!-- bench:table --> … <!-- /bench:table --> block to write the table into')
 writeFileSync(
   readmeUrl,
-  readme.replace(tableInReadme, (_, open, close) => `${open}${table}${close}`),
+  readme.replace(tableInReadme, (_, open, close) => `${open}${summaryTable}${close}`),
 )
-console.log(`\n${table}\n\nWritten to bench/results.md and README.md`)
+console.log(`\n${summaryTable}\n\nWritten to bench/results.md and README.md`)
 const missed = rows.filter((r) => r.met === false)
 if (missed.length > 0) {
   console.error(`Budget missed: ${missed.map((r) => r.what).join('; ')}`)

@@ -56,9 +56,10 @@ function describe(checker, exported) {
   if (ts.isFunctionDeclaration(declaration)) {
     return type
       .getCallSignatures()
-      .map(
-        (signature) =>
-          `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`,
+      .map((signature) =>
+        `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`
+          // A parameter pattern keeps the source's trailing comma, which says nothing about the API.
+          .replace(/, \}/g, ' }'),
       )
       .join('\n')
   }

@@ -40,7 +40,9 @@ for (const { what, size, budget, limit, ok } of lines) {
 }
 const over = lines.filter((line) => !line.ok)
 if (over.length > 0) {
-  console.error(`check-size: grown past the guard: ${over.map((l) => `${l.what} ${bytes(l.size)} > ${bytes(l.limit)}`).join('; ')} (${seconds} s)`)
+  console.error(
+    `check-size: grown past the guard: ${over.map((l) => `${l.what} ${bytes(l.size)} > ${bytes(l.limit)}`).join('; ')} (${seconds} s)`,
+  )
   process.exit(1)
 }
 console.log(`check-size: within the guard (${seconds} s)`)

@@ -63,7 +63,7 @@ export const REFRESH_OUTLIVED = 'The session ended while its token was being ref
  * and the message that the session ended. Around it, files that hold none: the refresh attempt
  * (`refreshAttempt.ts`), the tabs (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`),
  * the stored user, the renew timing, the environment. Every refresh goes through its one
- * `RefreshCoordinator` (docs/session.md, "The one refresh").
+ * `RefreshCoordinator` (docs/session.md, "The one shared refresh").
  */
 export class EchoSession {
   readonly config: ResolvedEchoConfig
@@ -290,7 +290,7 @@ export class EchoSession {
   }
 
   /**
-   * What a refresh's outcome means (docs/session.md, "What the refresh fails means"): new tokens are
+   * What a refresh's outcome means (docs/session.md, 'What "the refresh fails" means'): new tokens are
    * adopted; Echo out of reach keeps the user and tries again; Echo's refusal ends the session, in
    * every tab.
    */

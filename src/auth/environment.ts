@@ -25,12 +25,6 @@ export interface EchoEnvironment {
    * unsubscribe.
    */
   onWake(listener: (cause: WakeCause) => void): () => void
-  /**
-   * Runs `run` once the page has painted what it shows now, so work that can wait (the balance calls
-   * after a sign-in) never delays that paint; soon (a microtask) where nothing is painted (a server,
-   * a hidden tab).
-   */
-  afterPaint(run: () => void): void
   now(): number
   setTimeout(run: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
@@ -79,19 +73,6 @@ function browserEnvironment(): EchoEnvironment {
         document.removeEventListener('visibilitychange', visible)
       }
     },
-    afterPaint: (run) => {
-      if (typeof requestAnimationFrame !== 'function' || document.visibilityState !== 'visible')
-        return queueMicrotask(run)
-      // A frame's callbacks run before it is painted; a message posted from one is handled after.
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel()
-        channel.port1.onmessage = () => {
-          channel.port1.close()
-          run()
-        }
-        channel.port2.postMessage(null)
-      })
-    },
     now: () => Date.now(),
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
     clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -139,4 +120,25 @@ export class PageLifetimeStorage implements Storage {
   clear(): void {
     this.#items.clear()
   }
+}
+
+/**
+ * Runs `run` once the page has painted what it shows now, so work that can wait (the balance calls
+ * after a sign-in) never delays that paint; soon (a microtask) where nothing is painted (a server,
+ * a hidden tab).
+ */
+export function afterPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState !== 'visible') return queueMicrotask(run)
+  // A frame's callbacks run before it is painted, and its paint may be presented after the next task: waiting
+  // for the next frame's callback, then a message posted from it, puts `run` after the page was on screen.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => {
+        channel.port1.close()
+        run()
+      }
+      channel.port2.postMessage(null)
+    }),
+  )
 }

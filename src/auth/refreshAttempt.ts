@@ -16,7 +16,7 @@ export const REFRESH_ATTEMPT_MS = 10_000
 export const LATE_ANSWER_MS = 60_000
 
 /**
- * How a refresh attempt ended (docs/session.md, "What the refresh fails means"):
+ * How a refresh attempt ended (docs/session.md, 'What "the refresh fails" means'):
  * - `renewed`: new tokens, Echo's answer or newer ones another tab had already;
  * - `refused`: Echo refused the refresh (a 4xx, or an answer without an access token), or the
  *   refresh token's own life is over: the session has ended;

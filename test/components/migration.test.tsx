@@ -92,7 +92,7 @@ function browserChat(model: LanguageModel): ChatTransport<UIMessage> {
   return {
     sendMessages: async ({ messages, abortSignal }) =>
       // AI SDK 5's convertToModelMessages is synchronous; the guide awaits it so one snippet serves 5, 6 and 7.
-            streamText({
+      streamText({
         model,
         // eslint-disable-next-line @typescript-eslint/await-thenable
         messages: await convertToModelMessages(messages),

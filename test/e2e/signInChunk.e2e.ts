@@ -31,10 +31,20 @@ beforeAll(async () => {
     'import.meta.env.VITE_ECHO_ROUTER_URL': JSON.stringify(dev.routerUrl),
   }
   await build({ configFile: DEMO_CONFIG, define, logLevel: 'error', build: { outDir, emptyOutDir: true } })
-  site = await preview({ configFile: DEMO_CONFIG, define, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } })
+  site = await preview({
+    configFile: DEMO_CONFIG,
+    define,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1' },
+  })
   appUrl = (site.resolvedUrls?.local[0] ?? '').replace(/\/$/, '')
   profile = await mkdtemp(join(tmpdir(), 'echo-rtk-e2e-'))
-  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  })
 }, 120_000)
 
 afterAll(async () => {

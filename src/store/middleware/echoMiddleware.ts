@@ -17,7 +17,7 @@ import {
   otherConfigMessage,
 } from '../../api/query/setupMessages'
 import { EchoSession, type SessionReporter } from '../../auth/EchoSession'
-import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
+import { afterPaint, sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import {
   sessionReset,
@@ -60,9 +60,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
     /** What the store made on the session (the model router, the session fetch), and what stops it with the session. */
     const made = new Map<Owned<unknown>, unknown>()
     const stopHooks: (() => void)[] = []
-    const balance = new BalanceFollower(dispatch, (run) =>
-      environment === undefined ? queueMicrotask(run) : environment.afterPaint(run),
-    )
+    const balance = new BalanceFollower(dispatch, afterPaint)
 
     const owned = <T>(create: Owned<T>): T => {
       if (session === undefined || environment === undefined) throw new Error(noSessionMessage())

@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { afterPaint } from '../../src/auth/environment'
+
+/** Frames that run only when the test paints them. */
+function heldFrames(): { paintFrame: () => void } {
+  let waiting: FrameRequestCallback[] = []
+  vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => waiting.push(callback))
+  return {
+    paintFrame: () => {
+      const now = waiting
+      waiting = []
+      for (const callback of now) callback(performance.now())
+    },
+  }
+}
+
+const handledMessages = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('afterPaint: the balance calls after a sign-in wait until the signed-in page is on screen', () => {
+  it('runs the work only after the next frame has been painted too, never in the frame that shows the page', async () => {
+    const { paintFrame } = heldFrames()
+    const run = vi.fn()
+    afterPaint(run)
+
+    await handledMessages()
+    expect(run).not.toHaveBeenCalled()
+    paintFrame()
+    await handledMessages()
+    expect(run, 'the frame showing the page may not be presented yet').not.toHaveBeenCalled()
+    paintFrame()
+    expect(run, 'a message posted in the next frame is handled after it').not.toHaveBeenCalled()
+    await handledMessages()
+    expect(run).toHaveBeenCalledOnce()
+  })
+
+  it('runs the work soon in a hidden tab, where no frame comes until the user returns', async () => {
+    heldFrames()
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden')
+    const run = vi.fn()
+    afterPaint(run)
+
+    await Promise.resolve()
+    expect(run).toHaveBeenCalledOnce()
+  })
+})
