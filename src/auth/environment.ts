@@ -122,13 +122,24 @@ export class PageLifetimeStorage implements Storage {
   }
 }
 
+/** The longest `afterPaint` waits: a page that gets no frames (a window the browser does not draw) still goes on. */
+export const AFTER_PAINT_LIMIT_MS = 100
+
 /**
  * Runs `run` once the page has painted what it shows now, so work that can wait (the balance calls
  * after a sign-in) never delays that paint; soon (a microtask) where nothing is painted (a server,
- * a hidden tab).
+ * a hidden tab), and after {@link AFTER_PAINT_LIMIT_MS} at the latest.
  */
 export function afterPaint(run: () => void): void {
   if (typeof requestAnimationFrame !== 'function' || document.visibilityState !== 'visible') return queueMicrotask(run)
+  let done = false
+  const once = () => {
+    if (done) return
+    done = true
+    clearTimeout(limit)
+    run()
+  }
+  const limit = setTimeout(once, AFTER_PAINT_LIMIT_MS)
   // A frame's callbacks run before it is painted, and its paint may be presented after the next task: waiting
   // for the next frame's callback, then a message posted from it, puts `run` after the page was on screen.
   requestAnimationFrame(() =>
@@ -136,7 +147,7 @@ export function afterPaint(run: () => void): void {
       const channel = new MessageChannel()
       channel.port1.onmessage = () => {
         channel.port1.close()
-        run()
+        once()
       }
       channel.port2.postMessage(null)
     }),

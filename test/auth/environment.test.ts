@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { afterPaint } from '../../src/auth/environment'
+import { AFTER_PAINT_LIMIT_MS, afterPaint } from '../../src/auth/environment'
 
 /** Frames that run only when the test paints them. */
 function heldFrames(): { paintFrame: () => void } {
@@ -37,6 +37,19 @@ describe('afterPaint: the balance calls after a sign-in wait until the signed-in
     expect(run, 'a message posted in the next frame is handled after it').not.toHaveBeenCalled()
     await handledMessages()
     expect(run).toHaveBeenCalledOnce()
+  })
+
+  it('runs the work once, after a short wait, on a page that gets no frames (a window the browser does not draw)', async () => {
+    const { paintFrame } = heldFrames()
+    const run = vi.fn()
+    afterPaint(run)
+
+    await new Promise((resolve) => setTimeout(resolve, AFTER_PAINT_LIMIT_MS + 20))
+    expect(run).toHaveBeenCalledOnce()
+    paintFrame()
+    paintFrame()
+    await handledMessages()
+    expect(run, 'the frames that come later do not run it again').toHaveBeenCalledOnce()
   })
 
   it('runs the work soon in a hidden tab, where no frame comes until the user returns', async () => {

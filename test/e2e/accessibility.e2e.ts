@@ -105,12 +105,16 @@ describe('the components for a keyboard and a screen reader', () => {
 
     // Enter on Sign in: the button reads Signing in..., keeps the focus, and says it once. (Echo's
     // page is kept from loading, so the page stays to be looked at.)
-    await page.route('**/api/oauth/authorize**', (route) => route.fulfill({ status: 204 }))
+    let leftForEcho: () => void = () => undefined
+    const leaving = new Promise<void>((resolve) => (leftForEcho = resolve))
+    await page.route('**/api/oauth/authorize**', (route) => (leftForEcho(), route.fulfill({ status: 204 })))
     await signIn.focus()
     await page.keyboard.press('Enter')
     await page.getByRole('button', { name: 'Signing in...' }).waitFor()
     expect(await focused(page)).toBe('button "Signing in..."')
     expect(await announced(page)).toBe('Signing in...')
+    // The sign-in code loads first: only then does the page leave for Echo (kept from loading).
+    await leaving
     await page.unroute('**/api/oauth/authorize**')
     await signInThroughPages(page, demo)
 
