@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactElement, type ReactNode } from '
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { displayNameOf } from '../auth/echoUser'
+import type { SignInReturnTo } from '../auth/EchoSession'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
@@ -17,9 +18,12 @@ const SIGNING_IN = 'Signing in...'
 
 /** Props of {@link EchoSignIn}. */
 export interface EchoSignInProps {
-  /** Called once when a sign-in completes on this page (back from Echo, and signed in). */
+  /** Called when a sign-in completes on this page (back from Echo, or in its window), with the user. */
   onSuccess?: (user: EchoUser) => void
-  /** Called when the redirect to Echo cannot start, or the sign-in coming back fails. */
+  /**
+   * Called when the sign-in cannot start, its window was closed or blocked, or the sign-in coming
+   * back fails.
+   */
   onError?: (error: Error) => void
   className?: string
   /** The button's label instead of `Sign in`. */
@@ -29,6 +33,13 @@ export interface EchoSignInProps {
    * test). Defaults to `window.location.assign`.
    */
   navigate?: (url: string) => void
+  /**
+   * Signs in in a window of its own and keeps the page (`true`: the redirect where the browser
+   * blocks the window; `'only'`: no redirect). Defaults to `EchoConfig.signIn`.
+   */
+  popup?: boolean | 'only'
+  /** What to have back after the sign-in, as `useEcho().returnTo` (`signIn({ returnTo })`). */
+  returnTo?: SignInReturnTo
 }
 
 /**
@@ -39,7 +50,15 @@ export interface EchoSignInProps {
  * @example
  * <EchoSignIn onSuccess={(user) => console.log('Welcome', user.name)} />
  */
-export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
+export function EchoSignIn({
+  onSuccess,
+  onError,
+  className,
+  children,
+  navigate,
+  popup,
+  returnTo,
+}: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
   const announce = useAnnounce()
   // One field each, so a token refresh (which changes only the token) renders nothing here.
@@ -49,21 +68,25 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
   const arrivedBy = useEchoSelector(selectArrivedBy)
   const [starting, setStarting] = useState(false)
   const callbacks = useRef({ onSuccess, onError })
-  const reported = useRef(false)
+  /** The sign-in last reported (its user or its error): each is reported once, however often this renders. */
+  const reported = useRef<unknown>(null)
 
   useEffect(() => {
     callbacks.current = { onSuccess, onError }
   })
 
-  // A sign-in that came back from Echo on this page, once it has settled: success or failure.
+  // A sign-in that came back from Echo on this page (or to its window), once it has settled: success or failure.
   useEffect(() => {
-    if (reported.current || arrivedBy !== 'callback' || status === 'loading') return
-    reported.current = true
+    const settled = status === 'authenticated' ? user : error
+    if (arrivedBy !== 'callback' || status === 'loading' || settled === null || reported.current === settled) return
+    reported.current = settled
     if (status === 'authenticated' && user !== null) callbacks.current.onSuccess?.(user)
     else if (error !== null) callbacks.current.onError?.(EchoError.fromJSON(error))
   }, [arrivedBy, status, user, error])
 
   if (status === 'authenticated' && user !== null) {
+    // Signed in (in its window, on this page): the next sign-out shows the button ready again.
+    if (starting) setStarting(false)
     return (
       <span className={className} data-echo-sign-in="signed-in">
         <Logo /> Signed in as {displayNameOf(user)}
@@ -78,7 +101,7 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
     setStarting(true)
     announce(SIGNING_IN)
     try {
-      await store.dispatch(signIn({ navigate }))
+      await store.dispatch(signIn({ navigate, popup, returnTo }))
     } catch (error) {
       setStarting(false)
       callbacks.current.onError?.(error instanceof Error ? error : new Error('Sign in failed'))

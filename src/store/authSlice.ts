@@ -1,7 +1,7 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit'
 
 import type { EchoUser } from '../auth/echoUser'
-import type { SignInSource } from '../auth/EchoSession'
+import type { SignInReturnTo, SignInSource } from '../auth/EchoSession'
 import type { EchoErrorData } from '../errors'
 
 export type AuthStatus = 'loading' | 'unauthenticated' | 'authenticated'
@@ -26,6 +26,11 @@ export interface AuthState {
    * Echo here (then `status` and `error` say whether it succeeded), `storage` or `tab` otherwise.
    */
   arrivedBy: SignInSource | null
+  /**
+   * What the app handed to the sign-in that completed on this page (`signIn({ returnTo })`), once:
+   * `null` before it, and again after a sign-out or the next sign-in.
+   */
+  returnTo: SignInReturnTo | null
 }
 
 export interface SignedInPayload {
@@ -34,6 +39,8 @@ export interface SignedInPayload {
   expiresAt: number
   /** How the sign-in reached this page. */
   arrivedBy?: SignInSource | undefined
+  /** What the app handed to this sign-in. */
+  returnTo?: SignInReturnTo | undefined
 }
 
 export interface TokenRefreshedPayload {
@@ -50,6 +57,7 @@ const signedOutState: AuthState = {
   isReconnecting: false,
   error: null,
   arrivedBy: null,
+  returnTo: null,
 }
 
 /** Loading until the session has read storage (or the address bar). */
@@ -73,8 +81,14 @@ export const authSlice = createSlice({
       state.status = 'loading'
       state.error = null
     },
-    signedIn(_state, { payload: { arrivedBy, ...payload } }: PayloadAction<SignedInPayload>) {
-      return { ...signedOutState, status: 'authenticated', ...payload, arrivedBy: arrivedBy ?? null }
+    signedIn(_state, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>) {
+      return {
+        ...signedOutState,
+        status: 'authenticated',
+        ...payload,
+        arrivedBy: arrivedBy ?? null,
+        returnTo: returnTo ?? null,
+      }
     },
     /** The sign-in failed: leaving for Echo, or (`arrivedBy: 'callback'`) coming back from it. */
     signInFailed: {

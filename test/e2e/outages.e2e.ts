@@ -206,8 +206,8 @@ describe('Echo refusing the refresh with two tabs open', () => {
     for (let run = 1; run <= 10; run += 1) {
       // Signing in in the first tab signs the second in too (a storage event).
       await first.getByRole('button', { name: 'Sign in' }).click()
-      await accountButton(first).waitFor()
-      await accountButton(second).waitFor()
+      // Signed in, and the balance loaded: the balance calls (after the signed-in paint) are not the call refused.
+      for (const page of [first, second]) await page.getByRole('button', { name: /^Echo credits \$/ }).waitFor()
       // Every grant is gone, and the signing key: the first tab's next call is refused (401), and
       // its refresh too (400).
       await demo.restartEcho()

@@ -52,6 +52,7 @@ describe('authSlice', () => {
       isReconnecting: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 
@@ -65,6 +66,7 @@ describe('authSlice', () => {
       isReconnecting: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 
@@ -125,6 +127,7 @@ describe('authSlice', () => {
       isReconnecting: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 })
