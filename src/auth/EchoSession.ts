@@ -290,7 +290,7 @@ export class EchoSession {
       if (!window.closed) window.close()
       // Signed in meanwhile another way (the popup completed it, another tab): that is the sign-in asked for.
       if (this.#user !== null) return
-      const failure = EchoError.from(error, 'signing in')
+      const failure = error instanceof EchoError ? error : EchoError.from(error, 'signing in')
       if (failure.reason !== 'popup-closed') return this.#signInFailed(failure)
       this.#report.signedOut()
       throw failure
@@ -299,7 +299,7 @@ export class EchoSession {
 
   /** Reports a sign-in that could not start or complete, and rejects with it. */
   #signInFailed(error: unknown): Promise<never> {
-    const failure = EchoError.from(error, 'starting sign-in')
+    const failure = error instanceof EchoError ? error : EchoError.from(error, 'starting sign-in')
     this.#report.signInFailed(failure.toJSON())
     return Promise.reject(failure)
   }

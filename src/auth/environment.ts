@@ -96,7 +96,8 @@ function browserEnvironment(): EchoEnvironment {
     logError: (message, error) => console.error(message, error),
     logWarning: (message) => console.warn(message),
     closeWindow: () => window.close(),
-    openWindow: (url, target, features) => window.open(url, target, features),
+    // A browser that cannot open windows (jsdom, some embedded views) answers undefined: blocked, as null says.
+    openWindow: (url, target, features) => window.open(url, target, features) ?? null,
     windowFrame: () => ({
       x: window.screenX,
       y: window.screenY,

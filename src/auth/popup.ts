@@ -54,7 +54,8 @@ export function popupError(reason: 'popup-closed' | 'popup-blocked' | 'popup-tim
     'popup-blocked': 'The browser blocked the sign-in window: allow pop-ups for this site, or sign in again',
     'popup-timeout': 'The sign-in window got no answer in time: sign in again',
   }[reason]
-  return new EchoError({ code: 'UNKNOWN_ERROR', reason, message, action: 'signing in' })
+  // Each sentence says it all: no " while signing in" after it.
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason, message })
 }
 
 /**

@@ -141,7 +141,7 @@ describe('sign-in in a popup window', () => {
     await expect(signingIn).rejects.toMatchObject({
       name: 'EchoError',
       reason: 'popup-closed',
-      message: 'The sign-in window was closed before signing in while signing in',
+      message: 'The sign-in window was closed before signing in',
     })
     expect(auth(store)).toMatchObject({ status: 'unauthenticated', user: null, error: null })
     expect(window.localStorage.getItem(storedUserKey)).toBeNull()
