@@ -39,6 +39,7 @@ export {
   selectIsBalanceLoading,
   selectIsInsufficientFunds,
   selectIsReconnecting,
+  selectIsSigningIn,
 } from './store/selectors'
 export {
   createEchoMiddleware,

@@ -27,7 +27,8 @@ export interface SessionSnapshot {
 
 /** How the session tells its store what happened; the store's middleware turns these into actions. */
 export interface SessionReporter {
-  signInStarted(): void
+  /** A sign-in starts: in a window of its own (`inWindow`), or leaving the page, or coming back to it. */
+  signInStarted(inWindow?: boolean): void
   signedIn(snapshot: SessionSnapshot): void
   signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
   tokenRefreshStarted(): void
@@ -238,10 +239,11 @@ export class EchoSession {
         new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: problem, action: 'starting sign-in' }),
       )
     this.#signedOutByTab = false
-    this.#report.signInStarted()
     // PKCE needs storage that outlives the page.
-    if (this.#env.storage instanceof PageLifetimeStorage) return this.#signInFailed(new Error(STORAGE_BLOCKED))
-    const window = popup === false ? null : openSignInWindow(this.#env)
+    const storageBlocked = this.#env.storage instanceof PageLifetimeStorage
+    const window = popup === false || storageBlocked ? null : openSignInWindow(this.#env)
+    this.#report.signInStarted(window !== null)
+    if (storageBlocked) return this.#signInFailed(new Error(STORAGE_BLOCKED))
     if (window !== null) {
       const done = this.#signInInPopup(window, returnTo).finally(() => (this.#popupSignIn = undefined))
       this.#popupSignIn = { window, done }

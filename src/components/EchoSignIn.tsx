@@ -6,7 +6,7 @@ import type { SignInReturnTo } from '../auth/EchoSession'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectAuthStatus, selectEchoUser } from '../store/selectors'
+import { selectAuthStatus, selectEchoUser, selectIsSigningIn } from '../store/selectors'
 import { signIn } from '../store/thunks'
 import { useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
@@ -66,6 +66,8 @@ export function EchoSignIn({
   const user = useEchoSelector(selectEchoUser)
   const error = useEchoSelector(selectAuthError)
   const arrivedBy = useEchoSelector(selectArrivedBy)
+  // A sign-in in its window, started here or elsewhere on the page (another button, a call that needed it).
+  const isSigningIn = useEchoSelector(selectIsSigningIn)
   const [starting, setStarting] = useState(false)
   const callbacks = useRef({ onSuccess, onError })
   /** The sign-in last reported (its user or its error): each is reported once, however often this renders. */
@@ -94,10 +96,14 @@ export function EchoSignIn({
     )
   }
 
-  const busy = starting || status === 'loading'
+  const busy = starting || isSigningIn || status === 'loading'
   const start = async () => {
-    // Busy, the button stays focusable (so focus never falls to the page) and its press does nothing.
-    if (busy) return
+    // Busy, the button stays focusable (so focus never falls to the page); a press brings an open
+    // sign-in window to the front (the session's one sign-in answers it), else does nothing.
+    if (busy) {
+      if (isSigningIn && status !== 'loading') store.dispatch(signIn()).catch(() => undefined)
+      return
+    }
     setStarting(true)
     announce(SIGNING_IN)
     try {

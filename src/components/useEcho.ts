@@ -33,6 +33,11 @@ export interface UseEchoResult {
    */
   isReconnecting: boolean
   /**
+   * A sign-in this page started is under way: in its window (`status` stays `unauthenticated`, so
+   * the page shows what it showed), or leaving for Echo (`status` is `loading`).
+   */
+  isSigningIn: boolean
+  /**
    * The auth error first, then the balance error, then the payment error, as a sentence for the
    * user (Echo's own words when its answer said them: `EchoError.userMessage`); `null` when all is well.
    */
@@ -97,6 +102,7 @@ const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo
   user: auth.user,
   status: auth.status,
   isReconnecting: auth.isReconnecting,
+  isSigningIn: auth.isSigningIn,
   authError: auth.error,
   balance: balance.balance,
   freeTierBalance: balance.freeTierBalance,
@@ -149,6 +155,7 @@ export function useEcho(): UseEchoResult {
     isAuthenticated: status === 'authenticated',
     isLoading: status === 'loading',
     isReconnecting,
+    isSigningIn: view.isSigningIn,
     error: shownError(authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError),
     balance: view.balance,
     freeTierBalance: view.freeTierBalance,

@@ -20,6 +20,11 @@ export interface AuthState {
    * capped backoff). Cleared by the next new tokens.
    */
   isReconnecting: boolean
+  /**
+   * A sign-in this page started is under way: in its window (then `status` stays `unauthenticated`,
+   * so the page behind keeps what it shows), or leaving for Echo (then `status` is `loading`).
+   */
+  isSigningIn: boolean
   error: EchoErrorData | null
   /**
    * How the last sign-in reached this page, `null` before any: `callback` when it came back from
@@ -55,6 +60,7 @@ const signedOutState: AuthState = {
   expiresAt: null,
   isRefreshing: false,
   isReconnecting: false,
+  isSigningIn: false,
   error: null,
   arrivedBy: null,
   returnTo: null,
@@ -77,8 +83,10 @@ export const authSlice = createSlice({
   name: 'echo/auth',
   initialState: initialAuthState,
   reducers: {
-    signInStarted(state) {
-      state.status = 'loading'
+    /** A sign-in starts: in a window of its own (`inWindow`: the page stays as it is), or leaving the page. */
+    signInStarted(state, { payload }: PayloadAction<{ inWindow: boolean } | undefined>) {
+      if (payload?.inWindow !== true) state.status = 'loading'
+      state.isSigningIn = true
       state.error = null
     },
     signedIn(_state, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>) {

@@ -108,7 +108,8 @@ describe('sign-in in a popup window', () => {
     const signingIn = store.dispatch(signIn({ popup: true }))
     // Before anything was awaited: a window opened later than the click is blocked.
     expect(openWindow).toHaveBeenCalledOnce()
-    expect(auth(store).status).toBe('loading')
+    // The page behind shows what it showed (signed out), and knows a sign-in is under way.
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', isSigningIn: true })
 
     const authorize = new URL(await sentToEcho(popup))
     expect(authorize.origin + authorize.pathname).toBe(`${ECHO}/api/oauth/authorize`)
@@ -143,7 +144,7 @@ describe('sign-in in a popup window', () => {
       reason: 'popup-closed',
       message: 'The sign-in window was closed before signing in',
     })
-    expect(auth(store)).toMatchObject({ status: 'unauthenticated', user: null, error: null })
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', isSigningIn: false, user: null, error: null })
     expect(window.localStorage.getItem(storedUserKey)).toBeNull()
   })
 
@@ -218,7 +219,7 @@ describe('sign-in in a popup window', () => {
     deliverToOpener({ ...answer, state: 'another-state' })
     deliverToOpener({ ...answer, appId: '60601628-cdb7-481e-8f7e-921981220348' })
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(auth(store).status).toBe('loading')
+    expect(auth(store)).toMatchObject({ status: 'unauthenticated', isSigningIn: true })
     expect(codeExchanges(echo)).toHaveLength(0)
 
     popupPage(back)

@@ -59,7 +59,7 @@ describe('the components for a keyboard and a screen reader', () => {
   it('pass every WCAG 2.2 A and AA rule of axe-core in six states', async () => {
     const { page } = demo
     await page.goto(demo.appUrl)
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     expect(await violations(page), 'signed out').toEqual([])
 
     await signInThroughPages(page, demo)
@@ -84,7 +84,7 @@ describe('the components for a keyboard and a screen reader', () => {
 
     await demo.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page
       .getByRole('region', { name: 'Echo account' })
       .getByText('You are out of credits. Add credits to keep going.')
@@ -100,7 +100,7 @@ describe('the components for a keyboard and a screen reader', () => {
   it('a keyboard walk: the focus stays on busy buttons, Escape closes the panel from its field, and replaced controls hand the focus on', async () => {
     const { page } = demo
     await page.goto(demo.appUrl)
-    const signIn = page.getByRole('button', { name: 'Sign in' })
+    const signIn = page.getByRole('button', { name: 'Sign in', exact: true })
     await signIn.waitFor()
 
     // Enter on Sign in: the button reads Signing in..., keeps the focus, and says it once. (Echo's
