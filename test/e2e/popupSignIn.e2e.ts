@@ -65,6 +65,13 @@ function watchNavigations(page: Page) {
   return visited
 }
 
+/** Echo's sign-in page or, once this browser has signed in to Echo, its consent page. */
+const echoPageShown = (signInWindow: Page) =>
+  signInWindow
+    .getByLabel('Password')
+    .or(signInWindow.getByRole('button', { name: 'Allow' }))
+    .waitFor()
+
 /** Types the draft into the chat's box, signed out. */
 async function typeDraft(page: Page) {
   await page.goto(demo.appUrl)
@@ -81,9 +88,12 @@ describe('sign-in in a window of its own', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     const signInWindow = await opened
     await signInWindow.getByLabel('Password').waitFor()
-    // While the window is open the button says so, and cannot start a second sign-in.
-    const busy = page.getByRole('button', { name: 'Signing in...' })
-    expect(await busy.getAttribute('aria-disabled')).toBe('true')
+    // While the window is open the page behind stays as it was, and its sign-in buttons say so (a press
+    // would bring the window to the front, never open a second one).
+    await page.getByText('Ask the chat anything').waitFor()
+    const busy = await page.getByRole('button', { name: 'Signing in...' }).all()
+    expect(busy).toHaveLength(2)
+    for (const button of busy) expect(await button.getAttribute('aria-disabled')).toBe('true')
     await page.screenshot({ path: join(SCREENSHOTS, 'popup-page-behind-desktop.png') })
     await signInWindow.screenshot({ path: join(SCREENSHOTS, 'popup-window-desktop.png') })
 
@@ -106,7 +116,7 @@ describe('sign-in in a window of its own', () => {
     const signInWindow = await opened
     // A phone's browser opens the window as a tab of the screen's size.
     await signInWindow.setViewportSize({ width: 390, height: 844 })
-    await signInWindow.getByRole('button', { name: 'Allow' }).waitFor()
+    await echoPageShown(signInWindow)
     await page.screenshot({ path: join(SCREENSHOTS, 'popup-page-behind-phone.png') })
     await signInWindow.screenshot({ path: join(SCREENSHOTS, 'popup-window-phone.png') })
     await passEchoPages(signInWindow, page, demo)
@@ -119,7 +129,7 @@ describe('sign-in in a window of its own', () => {
     const opened = page.waitForEvent('popup')
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     const signInWindow = await opened
-    await signInWindow.getByRole('button', { name: 'Allow' }).waitFor()
+    await echoPageShown(signInWindow)
     await signInWindow.close()
     // The opener looks every half second.
     const signIn = page.getByRole('button', { name: 'Sign in', exact: true })
