@@ -6,7 +6,14 @@ import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { accountButton, openAccount, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import {
+  accountButton,
+  openAccount,
+  openDemo,
+  passEchoPages,
+  signInThroughPages,
+  type DemoUnderTest,
+} from './demoHarness'
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
@@ -44,7 +51,8 @@ const focused = (page: Page) =>
     return `${active.tagName.toLowerCase()} "${name?.trim() ?? ''}"`
   })
 
-const announced = (page: Page) => page.locator('[data-echo-announcer]').textContent()
+/** The newest message the provider's announcer says (each is a node of its own, read as it is added). */
+const announced = (page: Page) => page.locator('[data-echo-announcer] > *').last().textContent()
 
 describe('the components for a keyboard and a screen reader', () => {
   let demo: DemoUnderTest
@@ -103,20 +111,15 @@ describe('the components for a keyboard and a screen reader', () => {
     const signIn = page.getByRole('button', { name: 'Sign in', exact: true })
     await signIn.waitFor()
 
-    // Enter on Sign in: the button reads Signing in..., keeps the focus, and says it once. (Echo's
-    // page is kept from loading, so the page stays to be looked at.)
-    let leftForEcho: () => void = () => undefined
-    const leaving = new Promise<void>((resolve) => (leftForEcho = resolve))
-    await page.route('**/api/oauth/authorize**', (route) => (leftForEcho(), route.fulfill({ status: 204 })))
+    // Enter on Sign in: the window opens, the button reads Signing in..., keeps the focus, and says it once.
+    const opened = page.waitForEvent('popup')
     await signIn.focus()
     await page.keyboard.press('Enter')
-    await page.getByRole('button', { name: 'Signing in...' }).waitFor()
+    const signInWindow = await opened
+    await page.getByRole('button', { name: 'Signing in...' }).first().waitFor()
     expect(await focused(page)).toBe('button "Signing in..."')
     expect(await announced(page)).toBe('Signing in...')
-    // The sign-in code loads first: only then does the page leave for Echo (kept from loading).
-    await leaving
-    await page.unroute('**/api/oauth/authorize**')
-    await signInThroughPages(page, demo)
+    await passEchoPages(signInWindow, page, demo)
 
     // The account button: Enter opens the panel, Tab reaches the amount, Escape closes from there.
     await accountButton(page).focus()
@@ -147,8 +150,9 @@ describe('the components for a keyboard and a screen reader', () => {
     expect(await focused(page)).toBe('button "Sign in"')
 
     // The session ending (Echo restarted: the next renewal is refused) with the focus on the account button.
+    const again = page.waitForEvent('popup')
     await signIn.click()
-    await accountButton(page).waitFor()
+    await passEchoPages(await again, page, demo)
     await demo.restartEcho()
     await accountButton(page).focus()
     await signIn.waitFor({ timeout: 10_000 })
