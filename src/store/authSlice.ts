@@ -82,14 +82,19 @@ export const sessionReset = createAction('echo/resetSession')
 export const authSlice = createSlice({
   name: 'echo/auth',
   initialState: initialAuthState,
+  // Each state typed as AuthState, not inferred as Immer's draft of it: `returnTo` is JSON, a type that
+  // refers to itself, whose draft the declaration files could not name.
   reducers: {
     /** A sign-in starts: in a window of its own (`inWindow`: the page stays as it is), or leaving the page. */
-    signInStarted(state, { payload }: PayloadAction<{ inWindow: boolean } | undefined>) {
-      if (payload?.inWindow !== true) state.status = 'loading'
-      state.isSigningIn = true
-      state.error = null
+    signInStarted: {
+      reducer(state: AuthState, { payload }: PayloadAction<{ inWindow: boolean }>) {
+        if (!payload.inWindow) state.status = 'loading'
+        state.isSigningIn = true
+        state.error = null
+      },
+      prepare: (inWindow: boolean = false) => ({ payload: { inWindow } }),
     },
-    signedIn(_state, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>) {
+    signedIn(_state: AuthState, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>) {
       return {
         ...signedOutState,
         status: 'authenticated',
@@ -100,7 +105,7 @@ export const authSlice = createSlice({
     },
     /** The sign-in failed: leaving for Echo, or (`arrivedBy: 'callback'`) coming back from it. */
     signInFailed: {
-      reducer(_state, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
+      reducer(_state: AuthState, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
         return { ...signedOutState, error: payload, arrivedBy: meta.arrivedBy }
       },
       prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({
@@ -108,22 +113,22 @@ export const authSlice = createSlice({
         meta: { arrivedBy },
       }),
     },
-    tokenRefreshStarted(state) {
+    tokenRefreshStarted(state: AuthState) {
       state.isRefreshing = true
     },
-    tokenRefreshed(state, { payload }: PayloadAction<TokenRefreshedPayload>) {
+    tokenRefreshed(state: AuthState, { payload }: PayloadAction<TokenRefreshedPayload>) {
       state.accessToken = payload.accessToken
       state.expiresAt = payload.expiresAt
       state.isRefreshing = false
       state.isReconnecting = false
     },
     /** A refresh could not reach Echo: still signed in, reconnecting. */
-    tokenRefreshInterrupted(state) {
+    tokenRefreshInterrupted(state: AuthState) {
       state.isRefreshing = false
       state.isReconnecting = true
     },
     /** Nobody is signed in any more; `payload` says why when the user did not choose it (the session ended). */
-    signedOut(_state, { payload }: PayloadAction<EchoErrorData | undefined>) {
+    signedOut(_state: AuthState, { payload }: PayloadAction<EchoErrorData | undefined>) {
       return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
     },
   },

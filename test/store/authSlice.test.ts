@@ -121,12 +121,12 @@ describe('authSlice', () => {
 
   it('a sign-in in its own window leaves the page signed out while it is under way; leaving the page is loading', () => {
     const signedOutNow = reduce(signedOut())
-    expect(authSlice.reducer(signedOutNow, signInStarted({ inWindow: true }))).toMatchObject({
+    expect(authSlice.reducer(signedOutNow, signInStarted(true))).toMatchObject({
       status: 'unauthenticated',
       isSigningIn: true,
     })
     expect(authSlice.reducer(signedOutNow, signInStarted())).toMatchObject({ status: 'loading', isSigningIn: true })
-    const closed = authSlice.reducer(authSlice.reducer(signedOutNow, signInStarted({ inWindow: true })), signedOut())
+    const closed = authSlice.reducer(authSlice.reducer(signedOutNow, signInStarted(true)), signedOut())
     expect(closed).toMatchObject({ status: 'unauthenticated', isSigningIn: false })
   })
 
