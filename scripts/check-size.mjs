@@ -22,8 +22,11 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // unseen; lower a ceiling as the code shrinks, down to its budget. The first load and the own code
 // miss theirs: Redux Toolkit's RTK Query with its React hooks module is 60 kB minified before
 // echo-rtk adds a line, and the sign-in chunk (oidc-client-ts's OidcClient) is 11.5 kB gzip of the
-// whole. Set when sign-in moved to a chunk of its own (the first load from 57,501 to 46,546 bytes).
-const CEILING = { firstLoadGzip: 46_600, wholeGzip: 58_050, ownFirstLoadGzip: 16_250 }
+// whole. Set when sign-in moved to a chunk of its own (the first load from 57,501 to 46,546 bytes),
+// and raised by what sign-in in a window of its own added to the first load (1,930 bytes: opening
+// the window in the click, its answer handed back, returnTo, a call waiting for its sign-in; a chunk
+// of its own for the messages saved 4 bytes of it and cost 700 of the whole, so they stay).
+const CEILING = { firstLoadGzip: 48_550, wholeGzip: 60_050, ownFirstLoadGzip: 18_200 }
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [

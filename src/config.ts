@@ -33,7 +33,24 @@ export interface EchoConfig {
    * serverOrigins: ['self'] // a Next.js app's own /api routes
    */
   serverOrigins?: readonly string[]
+  /**
+   * How `signIn()`, `<EchoSignIn>` and `<EchoAccount>` sign in: `'redirect'` (the default) leaves
+   * the page for Echo and comes back; `'popup'` signs in in a window of its own and keeps the page
+   * (what the user typed, the chat on screen), falling back to the redirect where the browser
+   * blocks the window. Each call can choose otherwise (`signIn({ popup })`).
+   */
+  signIn?: SignInMode
+  /**
+   * A billed call made while nobody is signed in (the router, `useEchoFetch()`, a model provider)
+   * opens the sign-in window, from the click that made the call, and is sent once the user has
+   * signed in; closed or blocked, the call rejects with the window's error. Off by default: such a
+   * call rejects with `Not authenticated`.
+   */
+  signInOnDemand?: boolean
 }
+
+/** How sign-in goes: leaving the page for Echo, or in a window of its own. */
+export type SignInMode = 'redirect' | 'popup'
 
 /** An {@link EchoConfig} with every default filled in and every URL checked. */
 export interface ResolvedEchoConfig {
@@ -46,6 +63,8 @@ export interface ResolvedEchoConfig {
   baseRouterUrl: string
   /** The origins `serverOrigins` names (`'self'` made the page's), each once; empty when none. */
   serverOrigins: string[]
+  signIn: SignInMode
+  signInOnDemand: boolean
 }
 
 /** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
@@ -92,6 +111,8 @@ export function resolveConfig(
     scope: config.scope ?? DEFAULT_SCOPE,
     baseRouterUrl: httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
     serverOrigins: serverOriginsOf(config.serverOrigins, origin),
+    signIn: oneOf('signIn', config.signIn ?? 'redirect', ['redirect', 'popup'] as const),
+    signInOnDemand: oneOf('signInOnDemand', config.signInOnDemand ?? false, [false, true] as const),
   }
 }
 
@@ -118,6 +139,13 @@ export function describeAppIdProblem(appId: unknown, field: string): string | nu
       `60601628-cdb7-481e-8f7e-921981220348 (got ${JSON.stringify(appId)})`
     )
   return null
+}
+
+/** `value` if it is one of `allowed`; a TypeError naming the field and the choices otherwise. */
+function oneOf<T>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (allowed.includes(value as T)) return value as T
+  const choices = allowed.map((choice) => JSON.stringify(choice)).join(' or ')
+  throw new TypeError(`EchoConfig.${field} must be ${choices}, got ${describe(value)}`)
 }
 
 /** The origins of `serverOrigins`, `'self'` as the page's origin; a clear TypeError for anything else. */
@@ -150,6 +178,8 @@ const CONFIG_KEYS: readonly (keyof EchoConfig)[] = [
   'scope',
   'baseRouterUrl',
   'serverOrigins',
+  'signIn',
+  'signInOnDemand',
 ]
 
 /**
@@ -200,17 +230,10 @@ function describe(value: unknown): string {
 }
 
 /**
- * What makes two configs the same session's: the six fields, as given (a provider compares them
- * at every render, so this reads no URL).
+ * What makes two configs the same session's: every field, as given (a provider compares them at
+ * every render, so this reads no URL).
  * @internal
  */
-export function configKey({ appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins }: EchoConfig): string {
-  return JSON.stringify([
-    appId,
-    apiUrl ?? null,
-    redirectUri ?? null,
-    scope ?? null,
-    baseRouterUrl ?? null,
-    serverOrigins ?? null,
-  ])
+export function configKey(config: EchoConfig): string {
+  return JSON.stringify(CONFIG_KEYS.map((key) => config[key] ?? null))
 }

@@ -6,6 +6,9 @@ import type { EchoErrorCode } from './errors'
  * - `not-authenticated`: nobody is signed in; nothing was sent.
  * - `session-ended`: Echo refused to renew the session; the user is signed out.
  * - `sign-in-refused`: Echo sent the user back with an error instead of a sign-in.
+ * - `popup-closed`: the user closed the sign-in window before signing in.
+ * - `popup-blocked`: the browser blocked the sign-in window (and the app asked for no redirect instead).
+ * - `popup-timeout`: the sign-in window got no answer in time; it was closed.
  * - `echo-unreachable`: Echo could not be reached to renew the session (the user is still signed
  *   in and the session tries again) or, on a server, to check a token.
  * - `refresh-timeout`: a token refresh got no answer in time.
@@ -25,6 +28,9 @@ export type EchoErrorReason =
   | 'not-authenticated'
   | 'session-ended'
   | 'sign-in-refused'
+  | 'popup-closed'
+  | 'popup-blocked'
+  | 'popup-timeout'
   | 'echo-unreachable'
   | 'refresh-timeout'
   | 'network'
@@ -43,6 +49,9 @@ const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'not-authenticated',
   'session-ended',
   'sign-in-refused',
+  'popup-closed',
+  'popup-blocked',
+  'popup-timeout',
   'echo-unreachable',
   'refresh-timeout',
   'network',

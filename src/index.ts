@@ -17,8 +17,8 @@ export type { EchoApi, EchoApiEndpoints, EchoApiTag } from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query'
 export type { EchoUser, UserInfoClaims } from './auth/echoUser'
-export type { SignInOptions, SignInSource } from './auth/EchoSession'
-export type { EchoEnvironment, WakeCause } from './auth/environment'
+export type { SignInOptions, SignInReturnTo, SignInSource } from './auth/EchoSession'
+export type { EchoEnvironment, PopupWindow, WakeCause } from './auth/environment'
 export type { AuthState, AuthStatus } from './store/authSlice'
 export { authSlice, balanceSlice } from './store/sliceViews'
 export type { EchoSliceView } from './store/sliceViews'
@@ -39,6 +39,7 @@ export {
   selectIsBalanceLoading,
   selectIsInsufficientFunds,
   selectIsReconnecting,
+  selectIsSigningIn,
 } from './store/selectors'
 export {
   createEchoMiddleware,
@@ -86,7 +87,7 @@ export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/echoUser'
 
 // Everything in echo-rtk/client (client.ts), the same names.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
-export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig } from './config'
+export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
 export { EchoError, isAbortError, isInsufficientFunds } from './errors'
 export type { EchoErrorCode, EchoErrorData, EchoErrorInit, FailedAnswer } from './errors'
 export type { EchoErrorReason } from './errorReasons'

@@ -4,7 +4,7 @@ import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig, type
 import { unknownConfigKeys } from '../src/config'
 
 describe('resolveConfig', () => {
-  it('fills the three defaults and takes the page origin as redirect URI', () => {
+  it('fills the defaults (three hosts and scope, the redirect sign-in) and takes the page origin as redirect URI', () => {
     expect(
       resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }, { origin: 'http://localhost:5173' }),
     ).toEqual({
@@ -14,12 +14,29 @@ describe('resolveConfig', () => {
       scope: 'llm:invoke offline_access',
       baseRouterUrl: 'https://echo.router.merit.systems',
       serverOrigins: [],
+      signIn: 'redirect',
+      signInOnDemand: false,
     })
     expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
       'https://echo.merit.systems',
       'https://echo.router.merit.systems',
       'llm:invoke offline_access',
     ])
+  })
+
+  it('takes how to sign in, and refuses a mode it does not know, naming the choices', () => {
+    const appId = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'
+    const redirectUri = 'http://localhost:5173'
+    expect(resolveConfig({ appId, redirectUri, signIn: 'popup', signInOnDemand: true })).toMatchObject({
+      signIn: 'popup',
+      signInOnDemand: true,
+    })
+    expect(() => resolveConfig({ appId, redirectUri, signIn: 'modal' as 'popup' })).toThrow(
+      'EchoConfig.signIn must be "redirect" or "popup", got "modal"',
+    )
+    expect(() => resolveConfig({ appId, redirectUri, signInOnDemand: 'yes' as unknown as boolean })).toThrow(
+      'EchoConfig.signInOnDemand must be false or true, got "yes"',
+    )
   })
 
   it('keeps what the app gives, without trailing slashes on the hosts', () => {
@@ -37,6 +54,8 @@ describe('resolveConfig', () => {
       redirectUri: 'http://localhost:3000/callback/',
       scope: 'llm:invoke',
       serverOrigins: [],
+      signIn: 'redirect',
+      signInOnDemand: false,
     })
   })
 
@@ -152,7 +171,7 @@ describe('resolveConfig', () => {
     expect(unknownConfigKeys(config)).toEqual([
       'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
       'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
-      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins)',
+      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand)',
     ])
     expect(
       unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] }),

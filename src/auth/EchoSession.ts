@@ -3,8 +3,9 @@ import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
 import { toEchoUser, type EchoUser } from './echoUser'
-import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment } from './environment'
-import { takeCheckoutReturn, takeSignInCallback } from './pageReturn'
+import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
+import { readSignInCallback, takeCheckoutReturn, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
+import { handOverSignInReturn, openSignInWindow, popupError, waitForSignInReturn } from './popup'
 import { attemptRefresh, type RefreshOutcome } from './refreshAttempt'
 import { isRenewDue, reconnectDelayMs, renewAtMs, renewTimerDelayMs } from './renewTiming'
 import { expiresAtMs, isNewer, removeSignInStates, storedUserKey, takeStoredUser, type StoredUser } from './storedUser'
@@ -20,11 +21,14 @@ export interface SessionSnapshot {
   /** Epoch milliseconds. */
   expiresAt: number
   arrivedBy: SignInSource
+  /** What the app handed to the sign-in that just completed here (`signIn({ returnTo })`). */
+  returnTo?: SignInReturnTo | undefined
 }
 
 /** How the session tells its store what happened; the store's middleware turns these into actions. */
 export interface SessionReporter {
-  signInStarted(): void
+  /** A sign-in starts: in a window of its own (`inWindow`), or leaving the page, or coming back to it. */
+  signInStarted(inWindow?: boolean): void
   signedIn(snapshot: SessionSnapshot): void
   signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
   tokenRefreshStarted(): void
@@ -41,7 +45,25 @@ export interface SessionReporter {
 export interface SignInOptions {
   /** Leaves for Echo's sign-in page at `url` instead of `window.location.assign(url)`. */
   navigate?: ((url: string) => void) | undefined
+  /**
+   * Signs in in a window of its own and keeps the page: `true` falls back to leaving the page where
+   * the browser blocks the window, `'only'` rejects instead (`popup-blocked`), `false` leaves the
+   * page. Defaults to `EchoConfig.signIn`. Call it from the click: a window opened later is blocked.
+   */
+  popup?: boolean | 'only' | undefined
+  /**
+   * A small value the app wants back after the sign-in (the draft the user was typing, where they
+   * were): kept with the sign-in's state while the page is away, and given back once, as
+   * `useEcho().returnTo`, when the sign-in completes. Plain JSON, at most 2,000 characters.
+   */
+  returnTo?: SignInReturnTo | undefined
 }
+
+/** A plain JSON value: what `returnTo` may hold. */
+export type SignInReturnTo = string | number | boolean | null | SignInReturnTo[] | { [key: string]: SignInReturnTo }
+
+/** The longest `returnTo`, as JSON: it waits in storage with the sign-in's state. */
+export const RETURN_TO_LIMIT = 2_000
 
 /** What the store is told when a session ends on its own: its refresh failed, which signs the user out. */
 export const SESSION_ENDED: EchoErrorData = {
@@ -89,6 +111,14 @@ export class EchoSession {
   /** Refresh attempts in a row that could not reach Echo; the session is reconnecting while above 0. */
   #failures = 0
   #started = false
+  /** Between `start()` and `stop()`: a popup that hands its sign-in over starts the session only if it still runs. */
+  #running = false
+  /** The sign-in coming back in the address bar, read once at the first start (`null`: none). */
+  #pageCallback: TakenSignInCallback | null | undefined
+  /** This page is a sign-in popup handing its answer to the window that opened it: it runs nothing of its own. */
+  #handingOver = false
+  /** The sign-in in a popup window under way: a second `signIn()` focuses its window and waits for it. */
+  #popupSignIn: { window: PopupWindow; done: Promise<void> } | undefined
   #stopWaking: (() => void) | undefined
   #callback: Promise<void> | undefined
 
@@ -106,17 +136,31 @@ export class EchoSession {
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
   }
 
-  /** Resolves when a sign-in coming back in the address bar has been completed (or has failed). */
+  /** Resolves when a sign-in coming back in the address bar has been completed (or has failed, or handed over). */
   get signInCallback(): Promise<void> {
     return this.#callback ?? Promise.resolve()
   }
 
   /**
+   * This page is a sign-in popup handing its answer to the window that opened it: it shows nothing
+   * and runs no session of its own (no second session, no renewal), and closes once it is taken.
+   */
+  get isHandingOver(): boolean {
+    return this.#handingOver
+  }
+
+  /**
    * Listens to the other tabs and the network, arms the renew timer, and the first time takes the
-   * page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice.
+   * page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice. A
+   * popup's sign-in coming back is handed to its opener instead.
    */
   start(): void {
-    if (this.#tabs.isListening) return
+    this.#running = true
+    if (this.#tabs.isListening || this.#handingOver) return
+    if (this.#pageCallback === undefined) {
+      this.#pageCallback = takeSignInCallback(this.#env, this.config.appId)
+      if (this.#pageCallback?.popup) return this.#handOver(this.#pageCallback)
+    }
     this.#tabs.listen({
       storedUserChanged: (user) => this.#fromTab(user),
       handedOver: (user) => this.#user !== null && this.#fromTab(user),
@@ -127,21 +171,17 @@ export class EchoSession {
     this.#stopWaking = this.#env.onWake(() => this.#failures > 0 && this.#renewInBackground())
     if (this.#started) return this.#scheduleRenew()
     this.#started = true
-    const callback = takeSignInCallback(this.#env, this.config.appId)
+    const callback = this.#pageCallback
     if (callback === null) this.#restore()
     else if (callback.kind === 'error') {
       this.#env.storage.removeItem(`oidc.${callback.state}`)
-      const reason = callback.description === null ? callback.error : `${callback.description} (${callback.error})`
-      this.#report.signInFailed(
-        { code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: `Sign-in was refused: ${reason}` },
-        'callback',
-      )
+      this.#report.signInFailed(refusedSignIn(callback).toJSON(), 'callback')
     } else {
       this.#report.signInStarted()
       this.#callback = import('./signIn')
         .then(({ completeSignIn }) => completeSignIn(this.#env, this.config, callback.href))
         .then(
-          (user) => this.#adopt(user, 'callback'),
+          ({ user, returnTo }) => this.#adopt(user, 'callback', returnTo),
           (error: unknown) =>
             this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON(), 'callback'),
         )
@@ -152,28 +192,118 @@ export class EchoSession {
     })
   }
 
+  /**
+   * This page is the popup a sign-in came back to: hands the answer to the opener and closes. If no
+   * opener takes it (its tab was closed, or the sign-in cut the window from it), the page completes
+   * the sign-in itself, as after a redirect.
+   */
+  #handOver(callback: TakenSignInCallback): void {
+    this.#handingOver = true
+    const { appId } = this.config
+    this.#callback = handOverSignInReturn(this.#env, { appId, state: callback.state, href: callback.href }).then(
+      (taken) => {
+        if (taken) return this.#env.closeWindow()
+        this.#handingOver = false
+        this.#pageCallback = { ...callback, popup: false }
+        if (!this.#running) return
+        this.start()
+        return this.#callback
+      },
+    )
+  }
+
   /** Stops listening and the timer; the session keeps its user (and an outage's count) and can start again. */
   stop(): void {
+    this.#running = false
     this.#tabs.stop()
     this.#clearTimer()
     this.#stopWaking?.()
     this.#stopWaking = undefined
   }
 
-  /** Leaves for Echo's sign-in page (authorization code + PKCE). Rejects with an `EchoError` if it cannot. */
-  async signIn({ navigate = (url) => this.#env.navigate(url) }: SignInOptions = {}): Promise<void> {
+  /**
+   * Signs in (authorization code + PKCE): in a window of its own, resolving once signed in, or by
+   * leaving the page for Echo's sign-in (`SignInOptions.popup`, else `EchoConfig.signIn`). The
+   * window is opened before anything is awaited, so a call from a click is not blocked; a second
+   * call while it is open focuses it. Rejects with an `EchoError` if it cannot.
+   */
+  signIn(options: SignInOptions = {}): Promise<void> {
+    if (this.#popupSignIn !== undefined) {
+      this.#popupSignIn.window.focus()
+      return this.#popupSignIn.done
+    }
+    const { navigate = (url) => this.#env.navigate(url), popup = this.config.signIn === 'popup', returnTo } = options
+    const problem = returnToProblem(returnTo)
+    if (problem !== null)
+      return Promise.reject(
+        new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: problem, action: 'starting sign-in' }),
+      )
     this.#signedOutByTab = false
-    this.#report.signInStarted()
+    // PKCE needs storage that outlives the page.
+    const storageBlocked = this.#env.storage instanceof PageLifetimeStorage
+    const window = popup === false || storageBlocked ? null : openSignInWindow(this.#env)
+    this.#report.signInStarted(window !== null)
+    if (storageBlocked) return this.#signInFailed(new Error(STORAGE_BLOCKED))
+    if (window !== null) {
+      const done = this.#signInInPopup(window, returnTo).finally(() => (this.#popupSignIn = undefined))
+      this.#popupSignIn = { window, done }
+      return done
+    }
+    if (popup === 'only') return this.#signInFailed(popupError('popup-blocked'))
+    return this.#signInByRedirect(navigate, returnTo)
+  }
+
+  /**
+   * For a billed call made while nobody is signed in, with `EchoConfig.signInOnDemand`: the sign-in
+   * in a window that the call waits for (opened now, in the call's click); `undefined` when there is
+   * nothing to wait for.
+   */
+  signInForCall(): Promise<void> | undefined {
+    if (this.#user !== null || !this.config.signInOnDemand) return undefined
+    return this.signIn({ popup: 'only' })
+  }
+
+  async #signInByRedirect(navigate: (url: string) => void, returnTo: SignInReturnTo | undefined): Promise<void> {
     try {
-      // PKCE needs storage that outlives the page.
-      if (this.#env.storage instanceof PageLifetimeStorage) throw new Error(STORAGE_BLOCKED)
       const { signInUrl } = await import('./signIn')
-      navigate(await signInUrl(this.config, this.#env.storage))
+      navigate((await signInUrl(this.config, this.#env.storage, { returnTo })).url)
     } catch (error) {
-      const failure = EchoError.from(error, 'starting sign-in')
-      this.#report.signInFailed(failure.toJSON())
+      await this.#signInFailed(error)
+    }
+  }
+
+  /**
+   * The sign-in in `window`: sends it to Echo, waits for its answer, and makes the one code exchange
+   * here. Closed by the user, it leaves nobody signed in and no error to show (their choice); any
+   * other failure is reported.
+   */
+  async #signInInPopup(window: PopupWindow, returnTo: SignInReturnTo | undefined): Promise<void> {
+    try {
+      const { signInUrl, completeSignIn } = await import('./signIn')
+      const { url, state } = await signInUrl(this.config, this.#env.storage, { popup: true, returnTo })
+      if (window.closed) throw popupError('popup-closed')
+      window.location.replace(url)
+      const href = await waitForSignInReturn(this.#env, { popup: window, state, appId: this.config.appId })
+      const answer = readSignInCallback(href)
+      if (answer?.kind === 'error') throw refusedSignIn(answer)
+      const completed = await completeSignIn(this.#env, this.config, href)
+      this.#adopt(completed.user, 'callback', completed.returnTo)
+    } catch (error) {
+      if (!window.closed) window.close()
+      // Signed in meanwhile another way (the popup completed it, another tab): that is the sign-in asked for.
+      if (this.#user !== null) return
+      const failure = error instanceof EchoError ? error : EchoError.from(error, 'signing in')
+      if (failure.reason !== 'popup-closed') return this.#signInFailed(failure)
+      this.#report.signedOut()
       throw failure
     }
+  }
+
+  /** Reports a sign-in that could not start or complete, and rejects with it. */
+  #signInFailed(error: unknown): Promise<never> {
+    const failure = error instanceof EchoError ? error : EchoError.from(error, 'starting sign-in')
+    this.#report.signInFailed(failure.toJSON())
+    return Promise.reject(failure)
   }
 
   /** Forgets the user in this tab and, through storage, in the others. */
@@ -210,27 +340,28 @@ export class EchoSession {
    * Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. New tokens end an
    * outage.
    */
-  #adopt(user: StoredUser, arrivedBy: SignInSource): void {
+  #adopt(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
     const endsOutage = this.#failures > 0
     this.#failures = 0
     this.#lifetimeMs = Math.max(expiresAtMs(user) - this.#env.now(), 0)
     this.#user = user
-    this.#tell(user, arrivedBy)
+    this.#tell(user, arrivedBy, returnTo)
     this.#scheduleRenew()
     // What failed while Echo was out of reach is asked for again.
     if (endsOutage) this.#report.balanceChanged()
   }
 
   /** Tells the store `user` is signed in: a new user (ending the last one's scope), or new tokens for the same one. */
-  #tell(user: StoredUser, arrivedBy: SignInSource): void {
+  #tell(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
     const expiresAt = expiresAtMs(user)
     const echoUser = toEchoUser(user.profile)
     this.#signedOutByTab = false
-    if (this.#toldUserId === echoUser.id)
+    if (this.#toldUserId === echoUser.id && returnTo === undefined)
       return this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
-    if (this.#toldUserId !== null) this.#newUserScope()
+    if (this.#toldUserId !== null && this.#toldUserId !== echoUser.id) this.#newUserScope()
     this.#toldUserId = echoUser.id
-    this.#report.signedIn({ user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy })
+    const snapshot = { user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy }
+    this.#report.signedIn(returnTo === undefined ? snapshot : { ...snapshot, returnTo })
   }
 
   /**
@@ -369,4 +500,36 @@ export class EchoSession {
   #isExpired(user: StoredUser): boolean {
     return expiresAtMs(user) <= this.#env.now()
   }
+}
+
+/** Echo sent the user back with an error instead of a sign-in. */
+function refusedSignIn({ error, description }: { error: string; description: string | null }): EchoError {
+  const reason = description === null ? error : `${description} (${error})`
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: `Sign-in was refused: ${reason}` })
+}
+
+/** What is wrong with `value` as a `returnTo`, as a sentence, or `null` when it will come back as it went. */
+function returnToProblem(value: unknown): string | null {
+  if (value === undefined) return null
+  if (!isPlainJson(value))
+    return (
+      "signIn's returnTo must be plain JSON (text, finite numbers, true or false, null, lists and plain objects of " +
+      `them), got ${Object.prototype.toString.call(value)}: it waits in storage while the page is away`
+    )
+  const length = JSON.stringify(value).length
+  if (length > RETURN_TO_LIMIT)
+    return (
+      `signIn's returnTo is ${length} characters as JSON, over ${RETURN_TO_LIMIT}: keep the rest in the app ` +
+      '(sessionStorage, say) and pass its key'
+    )
+  return null
+}
+
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) return value.every(isPlainJson)
+  if (typeof value !== 'object') return false
+  const prototype = Object.getPrototypeOf(value) as unknown
+  return (prototype === Object.prototype || prototype === null) && Object.values(value).every(isPlainJson)
 }

@@ -32,8 +32,25 @@ export interface EchoEnvironment {
   logError(message: string, error: unknown): void
   /** Where a setup mistake is pointed out (in development builds), and an outage of Echo's (once). */
   logWarning(message: string): void
-  /** Closes this tab: a checkout tab the app opened, once checkout has returned to it. */
+  /** Closes this tab: a checkout tab the app opened, once checkout has returned to it, or a sign-in popup. */
   closeWindow(): void
+  /** Opens a window (`window.open`); `null` when the browser blocked it. */
+  openWindow(url: string, target: string, features: string): PopupWindow | null
+  /** Where this page's window is on the screen, for a popup to open over its middle. */
+  windowFrame(): { x: number; y: number; width: number; height: number }
+  /** Subscribes to messages posted to this window (`message` events); returns the unsubscribe. */
+  onMessage(listener: (event: { origin: string; source: unknown; data: unknown }) => void): () => void
+  /** Posts `message` to the window that opened this one, if any, only if it is at `origin`. */
+  postToOpener(message: unknown, origin: string): void
+}
+
+/** The part of a window the sign-in popup's opener uses. */
+export interface PopupWindow {
+  readonly closed: boolean
+  focus(): void
+  close(): void
+  location: { replace(url: string): void }
+  postMessage(message: unknown, targetOrigin: string): void
 }
 
 /** Why the page may reach Echo again: the browser is back `online`, or the page is `visible` again. */
@@ -79,6 +96,24 @@ function browserEnvironment(): EchoEnvironment {
     logError: (message, error) => console.error(message, error),
     logWarning: (message) => console.warn(message),
     closeWindow: () => window.close(),
+    // A browser that cannot open windows (jsdom, some embedded views) answers undefined: blocked, as null says.
+    openWindow: (url, target, features) => window.open(url, target, features) ?? null,
+    windowFrame: () => ({
+      x: window.screenX,
+      y: window.screenY,
+      width: window.outerWidth,
+      height: window.outerHeight,
+    }),
+    onMessage: (listener) => {
+      const onMessage = (event: MessageEvent) => listener(event)
+      window.addEventListener('message', onMessage)
+      return () => window.removeEventListener('message', onMessage)
+    },
+    postToOpener: (message, origin) => {
+      const opener = window.opener as Window | null
+      // Only delivered if the opener is at `origin`: the browser checks, and drops it otherwise.
+      opener?.postMessage(message, origin)
+    },
   }
 }
 

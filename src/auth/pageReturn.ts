@@ -1,6 +1,6 @@
 import { TOP_UP_RETURN } from '../api/paymentLinks'
 import type { EchoEnvironment } from './environment'
-import { isOwnSignInState } from './storedUser'
+import { isOwnSignInState, isPopupSignInState } from './storedUser'
 
 // What the address bar holds when the page loads: a sign-in coming back from Echo, or a return from
 // checkout. Each is taken out of the address bar once, so no later mount (React StrictMode) acts on it again.
@@ -29,22 +29,25 @@ export function withoutSignInParams(href: string): string {
   return url.href
 }
 
+/** A sign-in coming back that this app started: where it came back, and whether in a popup window. */
+export type TakenSignInCallback = SignInCallback & { href: string; popup: boolean }
+
 /**
  * A sign-in coming back in the address bar, if this app started it (its `state` is one this app
  * stored when it left for Echo), taken out of the address bar first, so that no later mount (React
  * StrictMode) or second store sees the code again and exchanges it twice; with the address it came
- * back at, for the exchange. `null` when the page is no sign-in coming back: its parameters, if
- * any, are then the app's own and stay.
+ * back at, for the exchange, and whether it was started in a popup (this page is that popup). `null`
+ * when the page is no sign-in coming back: its parameters, if any, are then the app's own and stay.
  */
 export function takeSignInCallback(
   env: Pick<EchoEnvironment, 'location' | 'history' | 'storage'>,
   appId: string,
-): (SignInCallback & { href: string }) | null {
+): TakenSignInCallback | null {
   const href = env.location.href
   const callback = readSignInCallback(href)
   if (callback === null || !isOwnSignInState(env.storage, callback.state, appId)) return null
   env.history.replaceState(env.history.state, '', withoutSignInParams(href))
-  return { ...callback, href }
+  return { ...callback, href, popup: isPopupSignInState(env.storage, callback.state) }
 }
 
 /**

@@ -10,7 +10,8 @@ import { ECHO_PATHS } from '../echoPaths'
 import { EchoError } from '../errors'
 import type { UserInfoClaims } from './echoUser'
 import type { EchoEnvironment } from './environment'
-import { storedUserKey, storeUser, withRefreshLife, type StoredUser } from './storedUser'
+import type { SignInReturnTo } from './EchoSession'
+import { POPUP_REQUEST_TYPE, storedUserKey, storeUser, withRefreshLife, type StoredUser } from './storedUser'
 
 /**
  * The `OidcClient` settings. Echo publishes no discovery document, so the metadata is spelled out.
@@ -40,12 +41,28 @@ export function oidcSettings(config: ResolvedEchoConfig, storage: Storage): Oidc
   }
 }
 
-/** The authorize URL of a new sign-in (authorization code + PKCE, its state and verifier kept in `storage`). */
-export async function signInUrl(config: ResolvedEchoConfig, storage: Storage): Promise<string> {
+/**
+ * The authorize URL of a new sign-in (authorization code + PKCE, its state and verifier kept in
+ * `storage`), and its state: marked as a popup's when `popup`, carrying `returnTo` when given.
+ */
+export async function signInUrl(
+  config: ResolvedEchoConfig,
+  storage: Storage,
+  { popup = false, returnTo }: { popup?: boolean; returnTo?: SignInReturnTo | undefined } = {},
+): Promise<{ url: string; state: string }> {
   const request = await new OidcClient(oidcSettings(config, storage))
-    .createSigninRequest({ request_type: 'si:r' })
+    .createSigninRequest({
+      request_type: popup ? POPUP_REQUEST_TYPE : 'si:r',
+      ...(returnTo === undefined ? {} : { state: { returnTo } }),
+    })
     .catch(rethrowTokenFree)
-  return request.url
+  return { url: request.url, state: request.state.id }
+}
+
+/** A sign-in completed: the user stored, and what the app asked to have back after it. */
+export interface CompletedSignIn {
+  user: StoredUser
+  returnTo: SignInReturnTo | undefined
 }
 
 /**
@@ -57,7 +74,7 @@ export async function completeSignIn(
   env: EchoEnvironment,
   config: ResolvedEchoConfig,
   href: string,
-): Promise<StoredUser> {
+): Promise<CompletedSignIn> {
   try {
     const answer = await new OidcClient(oidcSettings(config, env.storage))
       .processSigninResponse(href)
@@ -81,7 +98,7 @@ export async function completeSignIn(
       profile: { ...withLife.profile, ...(await fetchUserInfo(env.fetch, config.apiUrl, answer.access_token)) },
     }
     storeUser(env.storage, storedUserKey(config), user)
-    return user
+    return { user, returnTo: (answer.userState as { returnTo?: SignInReturnTo } | undefined)?.returnTo }
   } catch (error) {
     throw EchoError.from(tokenFreeError(error), 'completing sign-in')
   }

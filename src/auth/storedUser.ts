@@ -138,6 +138,14 @@ export function isOwnSignInState(storage: Storage, state: string, appId: string)
   return stateOf(storage.getItem(`oidc.${state}`))?.client_id === appId
 }
 
+/** oidc-client-ts's request type of a sign-in in a popup window, kept with its state. */
+export const POPUP_REQUEST_TYPE = 'si:p'
+
+/** Whether the sign-in of `state` was started in a popup window (its state says so). */
+export function isPopupSignInState(storage: Storage, state: string): boolean {
+  return stateOf(storage.getItem(`oidc.${state}`))?.request_type === POPUP_REQUEST_TYPE
+}
+
 /** How long a sign-in may take before its state in storage is stale: oidc-client-ts's limit, 15 minutes. */
 const SIGN_IN_STATE_LIFE_S = 15 * 60
 

@@ -30,6 +30,8 @@ export interface EchoAccountProps {
    * in a test.
    */
   signInNavigate?: (url: string) => void
+  /** Its sign-in button signs in in a window of its own (`<EchoSignIn popup>`); defaults to `EchoConfig.signIn`. */
+  popup?: boolean | 'only'
 }
 
 /**
@@ -45,7 +47,7 @@ export interface EchoAccountProps {
  * @example
  * <header><h1>My app</h1><EchoAccount className="account" /></header>
  */
-export function EchoAccount({ className, signInNavigate }: EchoAccountProps): ReactElement {
+export function EchoAccount({ className, signInNavigate, popup }: EchoAccountProps): ReactElement {
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
   const user = useEchoSelector(selectEchoUser)
   const credit = useEchoSelector(selectCredit)
@@ -94,7 +96,10 @@ export function EchoAccount({ className, signInNavigate }: EchoAccountProps): Re
     if (open) setOpen(false)
     return (
       <div ref={root} className={className} data-echo-account="signed-out" {...focus}>
-        <EchoSignIn {...(signInNavigate === undefined ? {} : { navigate: signInNavigate })} />
+        <EchoSignIn
+          {...(signInNavigate === undefined ? {} : { navigate: signInNavigate })}
+          {...(popup === undefined ? {} : { popup })}
+        />
       </div>
     )
   }

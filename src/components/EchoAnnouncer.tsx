@@ -26,7 +26,8 @@ const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.reas
  * per provider, filled once per event however many components are mounted. It says by itself that
  * the user is out of credits and that the session has ended; components say the rest (a panel
  * opening by itself, a button busy) through {@link useAnnounce}. The same words asked for twice at
- * once (two `<EchoAccount>`s) are said once.
+ * once (two `<EchoAccount>`s) are said once. Each message is a node of its own and only additions
+ * are read: a message that follows another is said alone, never with the one before it again.
  */
 export function EchoAnnouncer({ children }: { children?: ReactNode }): ReactElement {
   const [messages, setMessages] = useState<readonly string[]>([])
@@ -58,8 +59,16 @@ export function EchoAnnouncer({ children }: { children?: ReactNode }): ReactElem
     <AnnounceContext.Provider value={announce}>
       {children}
       {/* No role: an app's own role="status" elements stay the only ones its tests find by role. */}
-      <div aria-live="polite" aria-atomic="true" style={visuallyHidden} data-echo-announcer="">
-        {messages.join(' ')}
+      <div
+        aria-live="polite"
+        aria-atomic="false"
+        aria-relevant="additions"
+        style={visuallyHidden}
+        data-echo-announcer=""
+      >
+        {messages.map((message) => (
+          <div key={message}>{message}</div>
+        ))}
       </div>
     </AnnounceContext.Provider>
   )

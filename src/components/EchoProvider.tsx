@@ -8,6 +8,7 @@ import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } fr
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
 import { assertEchoStore, startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
+import { storeSessionOf } from '../store/storeSession'
 import { EchoAnnouncer } from './EchoAnnouncer'
 import { EchoContext, type EchoContextValue } from './EchoContext'
 
@@ -54,13 +55,22 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   // A store of the app's own may lack echo-rtk's parts; the provider's own has them all.
   useMemo(() => hostStore !== undefined && !joinsOuter && assertEchoStore(hostStore), [hostStore, joinsOuter])
   const [mounted, setMounted] = useState(false)
+  // This page is a sign-in popup handing its answer to the page that opened it: the app is not shown.
+  const [handingOver, setHandingOver] = useState(false)
 
   useMountEffect(() => {
     if (joinsOuter) return
     store.dispatch(startEchoSession(config))
     // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
     setMounted(true)
+    const { session } = storeSessionOf(store.dispatch)
+    setHandingOver(session.isHandingOver)
+    // No opener took it: the session signs in here, and says so to the store.
+    const stopWatching = session.isHandingOver
+      ? store.subscribe(() => !session.isHandingOver && setHandingOver(false))
+      : undefined
     return () => {
+      stopWatching?.()
       store.dispatch(stopEchoSession())
     }
     // The config is fixed for the provider's life (checked above): the store is the only dependency.
@@ -71,7 +81,7 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
     [mounted, store, resolved],
   )
   if (joinsOuter) return <>{children}</>
-  if (value === null) return null
+  if (value === null || handingOver) return null
   return (
     <Provider context={EchoReduxContext} store={store}>
       <EchoContext.Provider value={value}>

@@ -2,10 +2,11 @@ import { useEffect, useRef, useState, type ReactElement, type ReactNode } from '
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { displayNameOf } from '../auth/echoUser'
+import type { SignInReturnTo } from '../auth/EchoSession'
 import type { EchoUser } from '../auth/echoUser'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectAuthStatus, selectEchoUser } from '../store/selectors'
+import { selectAuthStatus, selectEchoUser, selectIsSigningIn } from '../store/selectors'
 import { signIn } from '../store/thunks'
 import { useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
@@ -17,9 +18,12 @@ const SIGNING_IN = 'Signing in...'
 
 /** Props of {@link EchoSignIn}. */
 export interface EchoSignInProps {
-  /** Called once when a sign-in completes on this page (back from Echo, and signed in). */
+  /** Called when a sign-in completes on this page (back from Echo, or in its window), with the user. */
   onSuccess?: (user: EchoUser) => void
-  /** Called when the redirect to Echo cannot start, or the sign-in coming back fails. */
+  /**
+   * Called when the sign-in cannot start, its window was closed or blocked, or the sign-in coming
+   * back fails.
+   */
   onError?: (error: Error) => void
   className?: string
   /** The button's label instead of `Sign in`. */
@@ -29,6 +33,13 @@ export interface EchoSignInProps {
    * test). Defaults to `window.location.assign`.
    */
   navigate?: (url: string) => void
+  /**
+   * Signs in in a window of its own and keeps the page (`true`: the redirect where the browser
+   * blocks the window; `'only'`: no redirect). Defaults to `EchoConfig.signIn`.
+   */
+  popup?: boolean | 'only'
+  /** What to have back after the sign-in, as `useEcho().returnTo` (`signIn({ returnTo })`). */
+  returnTo?: SignInReturnTo
 }
 
 /**
@@ -39,7 +50,15 @@ export interface EchoSignInProps {
  * @example
  * <EchoSignIn onSuccess={(user) => console.log('Welcome', user.name)} />
  */
-export function EchoSignIn({ onSuccess, onError, className, children, navigate }: EchoSignInProps): ReactElement {
+export function EchoSignIn({
+  onSuccess,
+  onError,
+  className,
+  children,
+  navigate,
+  popup,
+  returnTo,
+}: EchoSignInProps): ReactElement {
   const { store } = useEchoContext()
   const announce = useAnnounce()
   // One field each, so a token refresh (which changes only the token) renders nothing here.
@@ -47,23 +66,29 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
   const user = useEchoSelector(selectEchoUser)
   const error = useEchoSelector(selectAuthError)
   const arrivedBy = useEchoSelector(selectArrivedBy)
+  // A sign-in in its window, started here or elsewhere on the page (another button, a call that needed it).
+  const isSigningIn = useEchoSelector(selectIsSigningIn)
   const [starting, setStarting] = useState(false)
   const callbacks = useRef({ onSuccess, onError })
-  const reported = useRef(false)
+  /** The sign-in last reported (its user or its error): each is reported once, however often this renders. */
+  const reported = useRef<unknown>(null)
 
   useEffect(() => {
     callbacks.current = { onSuccess, onError }
   })
 
-  // A sign-in that came back from Echo on this page, once it has settled: success or failure.
+  // A sign-in that came back from Echo on this page (or to its window), once it has settled: success or failure.
   useEffect(() => {
-    if (reported.current || arrivedBy !== 'callback' || status === 'loading') return
-    reported.current = true
+    const settled = status === 'authenticated' ? user : error
+    if (arrivedBy !== 'callback' || status === 'loading' || settled === null || reported.current === settled) return
+    reported.current = settled
     if (status === 'authenticated' && user !== null) callbacks.current.onSuccess?.(user)
     else if (error !== null) callbacks.current.onError?.(EchoError.fromJSON(error))
   }, [arrivedBy, status, user, error])
 
   if (status === 'authenticated' && user !== null) {
+    // Signed in (in its window, on this page): the next sign-out shows the button ready again.
+    if (starting) setStarting(false)
     return (
       <span className={className} data-echo-sign-in="signed-in">
         <Logo /> Signed in as {displayNameOf(user)}
@@ -71,14 +96,18 @@ export function EchoSignIn({ onSuccess, onError, className, children, navigate }
     )
   }
 
-  const busy = starting || status === 'loading'
+  const busy = starting || isSigningIn || status === 'loading'
   const start = async () => {
-    // Busy, the button stays focusable (so focus never falls to the page) and its press does nothing.
-    if (busy) return
+    // Busy, the button stays focusable (so focus never falls to the page); a press brings an open
+    // sign-in window to the front (the session's one sign-in answers it), else does nothing.
+    if (busy) {
+      if (isSigningIn && status !== 'loading') store.dispatch(signIn()).catch(() => undefined)
+      return
+    }
     setStarting(true)
     announce(SIGNING_IN)
     try {
-      await store.dispatch(signIn({ navigate }))
+      await store.dispatch(signIn({ navigate, popup, returnTo }))
     } catch (error) {
       setStarting(false)
       callbacks.current.onError?.(error instanceof Error ? error : new Error('Sign in failed'))

@@ -3,6 +3,7 @@ import { shallowEqual } from 'react-redux'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
+import type { SignInOptions, SignInReturnTo } from '../auth/EchoSession'
 import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
 import { userMessageOf, type EchoErrorData } from '../errors'
@@ -32,6 +33,11 @@ export interface UseEchoResult {
    */
   isReconnecting: boolean
   /**
+   * A sign-in this page started is under way: in its window (`status` stays `unauthenticated`, so
+   * the page shows what it showed), or leaving for Echo (`status` is `loading`).
+   */
+  isSigningIn: boolean
+  /**
    * The auth error first, then the balance error, then the payment error, as a sentence for the
    * user (Echo's own words when its answer said them: `EchoError.userMessage`); `null` when all is well.
    */
@@ -47,7 +53,16 @@ export interface UseEchoResult {
   isBalanceLoading: boolean
   /** Echo answered 402: the user's credit is spent. */
   isInsufficientFunds: boolean
-  signIn: () => Promise<void>
+  /**
+   * Signs in: by leaving the page for Echo, or in a window of its own (`{ popup: true }`, or
+   * `EchoConfig.signIn: 'popup'`), which resolves once signed in. Call it from a click.
+   */
+  signIn: (options?: SignInOptions) => Promise<void>
+  /**
+   * What the app handed to the sign-in that completed on this page (`signIn({ returnTo })`), such as
+   * the draft the user was typing before a redirect took the page away; `null` otherwise.
+   */
+  returnTo: SignInReturnTo | null
   signOut: () => Promise<void>
   /** Refetches the balance; rejects with `Not authenticated` when nobody is signed in. */
   refreshBalance: () => Promise<Balance>
@@ -87,6 +102,7 @@ const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo
   user: auth.user,
   status: auth.status,
   isReconnecting: auth.isReconnecting,
+  isSigningIn: auth.isSigningIn,
   authError: auth.error,
   balance: balance.balance,
   freeTierBalance: balance.freeTierBalance,
@@ -95,6 +111,7 @@ const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo
   balanceError: balance.error,
   paymentError: balance.paymentError,
   isInsufficientFunds: balance.isInsufficientFunds,
+  returnTo: auth.returnTo,
 })
 
 /**
@@ -109,7 +126,7 @@ export function useEcho(): UseEchoResult {
   const view = useEchoSelector(selectEchoView, shallowEqual)
   const actions = useMemo(
     () => ({
-      signIn: () => store.dispatch(signIn()),
+      signIn: (options?: SignInOptions) => store.dispatch(signIn(options)),
       signOut: () => store.dispatch(signOut()),
       refreshBalance: () => store.dispatch(refreshBalance()),
       // The request's own defaults apply: `Echo Credits`, and the page origin.
@@ -138,12 +155,14 @@ export function useEcho(): UseEchoResult {
     isAuthenticated: status === 'authenticated',
     isLoading: status === 'loading',
     isReconnecting,
+    isSigningIn: view.isSigningIn,
     error: shownError(authError ?? quietWhileReconnecting(balanceError, isReconnecting) ?? paymentError),
     balance: view.balance,
     freeTierBalance: view.freeTierBalance,
     credit: view.credit,
     isBalanceLoading: view.isBalanceLoading,
     isInsufficientFunds: view.isInsufficientFunds,
+    returnTo: view.returnTo,
     ...actions,
     config,
   }

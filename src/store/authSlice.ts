@@ -1,7 +1,7 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit'
 
 import type { EchoUser } from '../auth/echoUser'
-import type { SignInSource } from '../auth/EchoSession'
+import type { SignInReturnTo, SignInSource } from '../auth/EchoSession'
 import type { EchoErrorData } from '../errors'
 
 export type AuthStatus = 'loading' | 'unauthenticated' | 'authenticated'
@@ -20,12 +20,22 @@ export interface AuthState {
    * capped backoff). Cleared by the next new tokens.
    */
   isReconnecting: boolean
+  /**
+   * A sign-in this page started is under way: in its window (then `status` stays `unauthenticated`,
+   * so the page behind keeps what it shows), or leaving for Echo (then `status` is `loading`).
+   */
+  isSigningIn: boolean
   error: EchoErrorData | null
   /**
    * How the last sign-in reached this page, `null` before any: `callback` when it came back from
    * Echo here (then `status` and `error` say whether it succeeded), `storage` or `tab` otherwise.
    */
   arrivedBy: SignInSource | null
+  /**
+   * What the app handed to the sign-in that completed on this page (`signIn({ returnTo })`), once:
+   * `null` before it, and again after a sign-out or the next sign-in.
+   */
+  returnTo: SignInReturnTo | null
 }
 
 export interface SignedInPayload {
@@ -34,6 +44,8 @@ export interface SignedInPayload {
   expiresAt: number
   /** How the sign-in reached this page. */
   arrivedBy?: SignInSource | undefined
+  /** What the app handed to this sign-in. */
+  returnTo?: SignInReturnTo | undefined
 }
 
 export interface TokenRefreshedPayload {
@@ -48,8 +60,10 @@ const signedOutState: AuthState = {
   expiresAt: null,
   isRefreshing: false,
   isReconnecting: false,
+  isSigningIn: false,
   error: null,
   arrivedBy: null,
+  returnTo: null,
 }
 
 /** Loading until the session has read storage (or the address bar). */
@@ -68,17 +82,30 @@ export const sessionReset = createAction('echo/resetSession')
 export const authSlice = createSlice({
   name: 'echo/auth',
   initialState: initialAuthState,
+  // Each state typed as AuthState, not inferred as Immer's draft of it: `returnTo` is JSON, a type that
+  // refers to itself, whose draft the declaration files could not name.
   reducers: {
-    signInStarted(state) {
-      state.status = 'loading'
-      state.error = null
+    /** A sign-in starts: in a window of its own (`inWindow`: the page stays as it is), or leaving the page. */
+    signInStarted: {
+      reducer(state: AuthState, { payload }: PayloadAction<{ inWindow: boolean }>) {
+        if (!payload.inWindow) state.status = 'loading'
+        state.isSigningIn = true
+        state.error = null
+      },
+      prepare: (inWindow: boolean = false) => ({ payload: { inWindow } }),
     },
-    signedIn(_state, { payload: { arrivedBy, ...payload } }: PayloadAction<SignedInPayload>) {
-      return { ...signedOutState, status: 'authenticated', ...payload, arrivedBy: arrivedBy ?? null }
+    signedIn(_state: AuthState, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>) {
+      return {
+        ...signedOutState,
+        status: 'authenticated',
+        ...payload,
+        arrivedBy: arrivedBy ?? null,
+        returnTo: returnTo ?? null,
+      }
     },
     /** The sign-in failed: leaving for Echo, or (`arrivedBy: 'callback'`) coming back from it. */
     signInFailed: {
-      reducer(_state, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
+      reducer(_state: AuthState, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
         return { ...signedOutState, error: payload, arrivedBy: meta.arrivedBy }
       },
       prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({
@@ -86,22 +113,22 @@ export const authSlice = createSlice({
         meta: { arrivedBy },
       }),
     },
-    tokenRefreshStarted(state) {
+    tokenRefreshStarted(state: AuthState) {
       state.isRefreshing = true
     },
-    tokenRefreshed(state, { payload }: PayloadAction<TokenRefreshedPayload>) {
+    tokenRefreshed(state: AuthState, { payload }: PayloadAction<TokenRefreshedPayload>) {
       state.accessToken = payload.accessToken
       state.expiresAt = payload.expiresAt
       state.isRefreshing = false
       state.isReconnecting = false
     },
     /** A refresh could not reach Echo: still signed in, reconnecting. */
-    tokenRefreshInterrupted(state) {
+    tokenRefreshInterrupted(state: AuthState) {
       state.isRefreshing = false
       state.isReconnecting = true
     },
     /** Nobody is signed in any more; `payload` says why when the user did not choose it (the session ended). */
-    signedOut(_state, { payload }: PayloadAction<EchoErrorData | undefined>) {
+    signedOut(_state: AuthState, { payload }: PayloadAction<EchoErrorData | undefined>) {
       return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
     },
   },

@@ -16,6 +16,8 @@ export const selectFreeTierBalance = (state: EchoRootState): FreeTierBalance | n
 export const selectIsInsufficientFunds = (state: EchoRootState): boolean => state.echo.balance.isInsufficientFunds
 /** A refresh could not reach Echo: still signed in, and the session is trying again. */
 export const selectIsReconnecting = (state: EchoRootState): boolean => state.echo.auth.isReconnecting
+/** A sign-in this page started is under way (in its window, or leaving for Echo). */
+export const selectIsSigningIn = (state: EchoRootState): boolean => state.echo.auth.isSigningIn
 /**
  * The auth error first, then the balance error. While the session reconnects, a balance that could
  * not be fetched for want of a network is what `isReconnecting` already says, so it is no error.

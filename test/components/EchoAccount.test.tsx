@@ -13,8 +13,9 @@ import { server } from '../support/server'
 import { ECHO, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
-/** What the provider's announcer is saying now. */
-const announced = () => document.querySelector('[data-echo-announcer]')?.textContent
+/** What the provider's announcer is saying now, a message each. */
+const announced = () =>
+  [...(document.querySelector('[data-echo-announcer]')?.children ?? [])].map((message) => message.textContent)
 
 async function signedInAccount() {
   serveEcho()
@@ -91,11 +92,37 @@ describe('EchoAccount', () => {
       'You are out of credits. Add credits to keep going.',
     )
     await waitFor(() =>
-      expect(announced()).toBe(
-        'You are out of credits. Add credits to keep going. Your Echo account is open to add credits.',
-      ),
+      expect(announced()).toEqual([
+        'You are out of credits. Add credits to keep going.',
+        'Your Echo account is open to add credits.',
+      ]),
     )
     expect(document.activeElement).toBe(elsewhere)
+  })
+
+  it('says the panel opening after the out-of-credits line without saying that line again (each message added once, nothing re-read)', async () => {
+    const { store } = await signedInAccount()
+    const region = document.querySelector('[data-echo-announcer]')!
+    // A screen reader reads what a live region adds; with aria-atomic it would read the whole region again.
+    expect(region.getAttribute('aria-atomic')).toBe('false')
+    expect(region.getAttribute('aria-relevant')).toBe('additions')
+    const added: string[] = []
+    let changedInPlace = 0
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'characterData' || record.target !== region) changedInPlace += 1
+        for (const node of record.addedNodes) added.push(node.textContent ?? '')
+      }
+    })
+    observer.observe(region, { childList: true, subtree: true, characterData: true })
+    act(() => void store.dispatch(insufficientFundsDetected()))
+    await waitFor(() => expect(announced()).toHaveLength(2))
+    observer.disconnect()
+    expect(added).toEqual([
+      'You are out of credits. Add credits to keep going.',
+      'Your Echo account is open to add credits.',
+    ])
+    expect(changedInPlace).toBe(0)
   })
 
   it('with two accounts on the page (say a header and a drawer), each event is said once and ids stay unique', async () => {
@@ -111,9 +138,10 @@ describe('EchoAccount', () => {
     await screen.findAllByRole('button', { name: 'Echo credits $12.50' })
     act(() => void store.dispatch(insufficientFundsDetected()))
     await waitFor(() =>
-      expect(announced()).toBe(
-        'You are out of credits. Add credits to keep going. Your Echo account is open to add credits.',
-      ),
+      expect(announced()).toEqual([
+        'You are out of credits. Add credits to keep going.',
+        'Your Echo account is open to add credits.',
+      ]),
     )
     const ids = [...document.querySelectorAll('[id]')].map((element) => element.id)
     expect(new Set(ids).size).toBe(ids.length)
@@ -177,7 +205,7 @@ describe('EchoAccount', () => {
     )
     const signIn = await screen.findByRole('button', { name: 'Sign in' })
     expect(document.activeElement).toBe(signIn)
-    await waitFor(() => expect(announced()).toBe('Your session has ended. Sign in again.'))
+    await waitFor(() => expect(announced()).toEqual(['Your session has ended. Sign in again.']))
   })
 
   it('a session ending while the focus is elsewhere leaves the focus where it is', async () => {

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoSignIn, type EchoUser } from 'echo-rtk'
+import { EchoSignIn, SignedOut, type EchoUser } from 'echo-rtk'
 import type { UserInfoClaims } from 'echo-rtk/testing'
 
 import { echoStoresPerTest } from '../support/echoStores'
@@ -39,8 +39,51 @@ describe('EchoSignIn', () => {
     expect(button.getAttribute('aria-busy')).toBe('true')
     // Disabled for screen readers and presses, yet focusable: the focus stays on it, not on <body>.
     expect(document.activeElement).toBe(button)
-    expect(document.querySelector('[data-echo-announcer]')?.textContent).toBe('Signing in...')
+    expect([...document.querySelector('[data-echo-announcer]')!.children].map((said) => said.textContent)).toEqual([
+      'Signing in...',
+    ])
     await vi.waitFor(() => expect(navigations[0]).toMatch(/^https:\/\/echo\.test\/api\/oauth\/authorize\?/))
+  })
+
+  it('while a sign-in is under way in its window, the page stays signed out, every sign-in button reads Signing in..., and a press brings the window to the front', async () => {
+    serveEcho()
+    const signInWindow = {
+      closed: false,
+      focused: 0,
+      location: { replace: vi.fn() },
+      focus() {
+        this.focused += 1
+      },
+      close() {
+        this.closed = true
+      },
+      postMessage: vi.fn(),
+    }
+    const store = newStore({ openWindow: () => signInWindow, onMessage: () => () => undefined })
+    const onError = vi.fn()
+    renderWithEcho(
+      <>
+        <SignedOut>
+          <p>What the page shows signed out</p>
+        </SignedOut>
+        <EchoSignIn popup onError={onError} />
+        <EchoSignIn popup>Sign in to ask</EchoSignIn>
+      </>,
+      { store },
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await vi.waitFor(() => expect(signInWindow.location.replace).toHaveBeenCalledOnce())
+    const busy = screen.getAllByRole('button', { name: 'Signing in...' })
+    expect(busy.map((button) => button.getAttribute('aria-disabled'))).toEqual(['true', 'true'])
+    expect(screen.getByText('What the page shows signed out')).toBeDefined()
+
+    await userEvent.click(busy[1]!)
+    expect(signInWindow.focused).toBe(1)
+    expect(signInWindow.location.replace).toHaveBeenCalledOnce()
+
+    signInWindow.closed = true
+    await vi.waitFor(() => expect(screen.getAllByRole('button', { name: /^Sign in/ })).toHaveLength(2))
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ reason: 'popup-closed' }))
   })
 
   it('once signed in shows Signed in as and the name', async () => {

@@ -6,7 +6,14 @@ import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { accountButton, openAccount, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import {
+  accountButton,
+  openAccount,
+  openDemo,
+  passEchoPages,
+  signInThroughPages,
+  type DemoUnderTest,
+} from './demoHarness'
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
@@ -44,7 +51,8 @@ const focused = (page: Page) =>
     return `${active.tagName.toLowerCase()} "${name?.trim() ?? ''}"`
   })
 
-const announced = (page: Page) => page.locator('[data-echo-announcer]').textContent()
+/** The newest message the provider's announcer says (each is a node of its own, read as it is added). */
+const announced = (page: Page) => page.locator('[data-echo-announcer] > *').last().textContent()
 
 describe('the components for a keyboard and a screen reader', () => {
   let demo: DemoUnderTest
@@ -59,7 +67,7 @@ describe('the components for a keyboard and a screen reader', () => {
   it('pass every WCAG 2.2 A and AA rule of axe-core in six states', async () => {
     const { page } = demo
     await page.goto(demo.appUrl)
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     expect(await violations(page), 'signed out').toEqual([])
 
     await signInThroughPages(page, demo)
@@ -84,7 +92,7 @@ describe('the components for a keyboard and a screen reader', () => {
 
     await demo.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page
       .getByRole('region', { name: 'Echo account' })
       .getByText('You are out of credits. Add credits to keep going.')
@@ -100,23 +108,18 @@ describe('the components for a keyboard and a screen reader', () => {
   it('a keyboard walk: the focus stays on busy buttons, Escape closes the panel from its field, and replaced controls hand the focus on', async () => {
     const { page } = demo
     await page.goto(demo.appUrl)
-    const signIn = page.getByRole('button', { name: 'Sign in' })
+    const signIn = page.getByRole('button', { name: 'Sign in', exact: true })
     await signIn.waitFor()
 
-    // Enter on Sign in: the button reads Signing in..., keeps the focus, and says it once. (Echo's
-    // page is kept from loading, so the page stays to be looked at.)
-    let leftForEcho: () => void = () => undefined
-    const leaving = new Promise<void>((resolve) => (leftForEcho = resolve))
-    await page.route('**/api/oauth/authorize**', (route) => (leftForEcho(), route.fulfill({ status: 204 })))
+    // Enter on Sign in: the window opens, the button reads Signing in..., keeps the focus, and says it once.
+    const opened = page.waitForEvent('popup')
     await signIn.focus()
     await page.keyboard.press('Enter')
-    await page.getByRole('button', { name: 'Signing in...' }).waitFor()
+    const signInWindow = await opened
+    await page.getByRole('button', { name: 'Signing in...' }).first().waitFor()
     expect(await focused(page)).toBe('button "Signing in..."')
     expect(await announced(page)).toBe('Signing in...')
-    // The sign-in code loads first: only then does the page leave for Echo (kept from loading).
-    await leaving
-    await page.unroute('**/api/oauth/authorize**')
-    await signInThroughPages(page, demo)
+    await passEchoPages(signInWindow, page, demo)
 
     // The account button: Enter opens the panel, Tab reaches the amount, Escape closes from there.
     await accountButton(page).focus()
@@ -147,8 +150,9 @@ describe('the components for a keyboard and a screen reader', () => {
     expect(await focused(page)).toBe('button "Sign in"')
 
     // The session ending (Echo restarted: the next renewal is refused) with the focus on the account button.
+    const again = page.waitForEvent('popup')
     await signIn.click()
-    await accountButton(page).waitFor()
+    await passEchoPages(await again, page, demo)
     await demo.restartEcho()
     await accountButton(page).focus()
     await signIn.waitFor({ timeout: 10_000 })

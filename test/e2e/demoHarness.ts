@@ -100,21 +100,35 @@ export async function openDemo({
   }
 }
 
-/** Signs in as a person would: the app's button, Echo's login page, the consent page, and back. */
+/**
+ * Signs in as a person would: the app's button, Echo's login page, the consent page, and back. The
+ * demo signs in in a window of its own; Echo's pages are then in that window.
+ */
 export async function signInThroughPages(page: Page, demo: DemoUnderTest): Promise<void> {
   await page.goto(demo.appUrl)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  // Echo asks for the password and the consent unless this browser already gave them.
-  const login = page.getByLabel('Password')
-  const consent = page.getByRole('button', { name: 'Allow' })
-  await Promise.race([login.waitFor(), consent.waitFor(), accountButton(page).waitFor()])
-  if (await login.isVisible()) {
+  const popup = page.waitForEvent('popup', { timeout: 5_000 }).catch(() => null)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await passEchoPages((await popup) ?? page, page, demo)
+}
+
+/**
+ * Echo's pages in `signInPage` (the app's page, or the sign-in window): the password and the
+ * consent, unless this browser already gave them; done when `appPage` shows the account.
+ */
+export async function passEchoPages(signInPage: Page, appPage: Page, demo: DemoUnderTest): Promise<void> {
+  const login = signInPage.getByLabel('Password')
+  const consent = signInPage.getByRole('button', { name: 'Allow' })
+  const signedIn = accountButton(appPage).waitFor()
+  // A sign-in window that Echo lets through by itself (auto-login) hands over and closes: its pages are never shown.
+  const shown = (page: typeof login) => page.waitFor().catch(() => undefined)
+  await Promise.race([shown(login), shown(consent), signedIn])
+  if (await login.isVisible().catch(() => false)) {
     await login.fill(demo.testUser.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await Promise.race([consent.waitFor(), accountButton(page).waitFor()])
+    await signInPage.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await Promise.race([shown(consent), signedIn])
   }
-  if (await consent.isVisible()) await consent.click()
-  await accountButton(page).waitFor()
+  if (await consent.isVisible().catch(() => false)) await consent.click()
+  await signedIn
 }
 
 /** `<EchoAccount>`'s button once signed in: it shows the credit and opens the account panel. */

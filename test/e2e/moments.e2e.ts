@@ -49,8 +49,8 @@ describe('<EchoAccount> in the app bar', () => {
     const { page, browser } = demo
     await page.setViewportSize({ width: 1280, height: 860 })
     await page.goto(demo.appUrl)
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
-    await screenshots(page, 'signed-out', (phone) => phone.getByRole('button', { name: 'Sign in' }).waitFor())
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    await screenshots(page, 'signed-out', (phone) => phone.getByRole('button', { name: 'Sign in', exact: true }).waitFor())
     await signInThroughPages(page, demo)
     await expect.poll(() => credit(page)).toBe(11)
     await screenshots(page, 'signed-in', (phone) => accountButton(phone).waitFor())
@@ -73,12 +73,12 @@ describe('<EchoAccount> in the app bar', () => {
     await new Promise<void>((resolve) => checkout.once('close', () => resolve()))
     await expect.poll(() => credit(page), { timeout: 2_000 }).toBe(16)
 
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page.getByLabel('Question').fill('And a second question?')
     await expect
       .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
       .toBe('false')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await expect.poll(() => page.getByRole('listitem', { name: 'Assistant' }).count(), { timeout: 15_000 }).toBe(2)
     await expect
       .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
@@ -88,7 +88,7 @@ describe('<EchoAccount> in the app bar', () => {
     await page.getByRole('button', { name: 'Speak' }).click()
     await page.locator('audio[aria-label="Speech"]').waitFor()
     await screenshots(page, 'models', async (phone) => {
-      await phone.getByRole('button', { name: 'Ask' }).click()
+      await phone.getByRole('button', { name: 'Ask', exact: true }).click()
       await phone.getByRole('listitem', { name: 'Assistant' }).waitFor()
       await expect
         .poll(() => phone.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
@@ -96,7 +96,7 @@ describe('<EchoAccount> in the app bar', () => {
     })
 
     await (await openAccount(page)).getByRole('button', { name: 'Sign out' }).click()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     expect(problems).toEqual([])
   })
 
@@ -105,7 +105,7 @@ describe('<EchoAccount> in the app bar', () => {
     await signInThroughPages(page, demo)
     await demo.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page
       .getByRole('region', { name: 'Echo account' })
       .getByText('You are out of credits. Add credits to keep going.')
@@ -117,7 +117,7 @@ describe('<EchoAccount> in the app bar', () => {
     await screenshots(page, 'out-of-credits', async (phone) => {
       await accountButton(phone).waitFor()
       await phone.getByLabel('Question').fill('One more?')
-      await phone.getByRole('button', { name: 'Ask' }).click()
+      await phone.getByRole('button', { name: 'Ask', exact: true }).click()
       await phone
         .getByRole('region', { name: 'Echo account' })
         .getByText('You are out of credits. Add credits to keep going.')
@@ -141,9 +141,9 @@ describe('<EchoAccount> in the app bar', () => {
     problems.length = 0
     await demo.restartEcho()
     await page.getByLabel('Question').fill('Still there?')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page.getByRole('alert').getByText('Your session has ended. Sign in again.').waitFor()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'session-ended-desktop.png') })
     // The session logs the failed refresh; the browser logs the refused token and the 401 that led to it.
     const expected =

@@ -17,7 +17,7 @@ afterAll(async () => {
 /** Asks the demo's chat one question and waits for the answer (or the failure) to settle. */
 async function ask(page: DemoUnderTest['page'], question: string) {
   await page.getByLabel('Question').fill(question)
-  await page.getByRole('button', { name: 'Ask' }).click()
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
   await expect
     .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
     .toBe('false')
@@ -88,7 +88,7 @@ describe('credits and model calls in the demo', () => {
       await page.getByLabel('Question').fill(question)
       // The question is in the form's state before it is sent.
       await expect.poll(() => page.getByLabel('Question').inputValue()).toBe(question)
-      await page.getByRole('button', { name: 'Ask' }).click()
+      await page.getByRole('button', { name: 'Ask', exact: true }).click()
       await expect.poll(async () => ((await answers.nth(turn).textContent()) ?? '').length).toBeGreaterThan(0)
       const partial = (await answers.nth(turn).textContent()) ?? ''
       expect(await conversation.getAttribute('aria-busy')).toBe('true')

@@ -37,7 +37,7 @@ async function screenshots(page: Page, state: string) {
 async function ask(page: Page, question: string): Promise<string> {
   const before = await answers(page).count()
   await page.getByLabel('Question').fill(question)
-  await page.getByRole('button', { name: 'Ask' }).click()
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
   await expect.poll(() => answers(page).count(), { timeout: 15_000 }).toBe(before + 1)
   await expect
     .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
@@ -114,7 +114,7 @@ describe('a Next.js app whose chat runs in its own route, billed to the signed-i
     const { page } = app
     await app.setLeft({ balance: 0, freeTier: 0 })
     await page.getByLabel('Question').fill('One more?')
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page
       .getByRole('region', { name: 'Echo account' })
       .getByText('You are out of credits. Add credits to keep going.')

@@ -43,7 +43,7 @@ async function askOnce(page: Page, question: string) {
   const answers = page.getByRole('listitem', { name: 'Assistant' })
   const before = await answers.count()
   await page.getByLabel('Question').fill(question)
-  await page.getByRole('button', { name: 'Ask' }).click()
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
   await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(before + 1)
   await expect
     .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
@@ -205,17 +205,17 @@ describe('Echo refusing the refresh with two tabs open', () => {
     await second.goto(demo.appUrl)
     for (let run = 1; run <= 10; run += 1) {
       // Signing in in the first tab signs the second in too (a storage event).
-      await first.getByRole('button', { name: 'Sign in' }).click()
+      await first.getByRole('button', { name: 'Sign in', exact: true }).click()
       // Signed in, and the balance loaded: the balance calls (after the signed-in paint) are not the call refused.
       for (const page of [first, second]) await page.getByRole('button', { name: /^Echo credits \$/ }).waitFor()
       // Every grant is gone, and the signing key: the first tab's next call is refused (401), and
       // its refresh too (400).
       await demo.restartEcho()
       await first.getByLabel('Question').fill(`Run ${run}: still there?`)
-      await first.getByRole('button', { name: 'Ask' }).click()
+      await first.getByRole('button', { name: 'Ask', exact: true }).click()
       for (const page of [first, second]) {
         await page.getByRole('alert').getByText(ENDED).waitFor({ timeout: 10_000 })
-        await page.getByRole('button', { name: 'Sign in' }).waitFor()
+        await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
       }
     }
     await second.close()

@@ -39,7 +39,7 @@ describe('a session with 15-second access tokens', () => {
     const renewEvery = ((ACCESS_TTL_S - 1) * 2) / 3
     for (const gap of gaps) expect(gap).toBeGreaterThan((renewEvery - 1) * 1000)
     await accountButton(page).waitFor()
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page.getByRole('listitem', { name: 'Assistant' }).first().waitFor()
   })
 
@@ -57,7 +57,7 @@ describe('a session with 15-second access tokens', () => {
     expect(all.map((refresh) => refresh.status)).toEqual(all.map(() => 200))
     for (const page of [first, second]) await accountButton(page).waitFor({ timeout: 2_000 })
     await (await openAccount(second)).getByRole('button', { name: 'Sign out' }).click()
-    await first.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 5_000 })
-    await second.getByRole('button', { name: 'Sign in' }).waitFor()
+    await first.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 5_000 })
+    await second.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
   })
 })

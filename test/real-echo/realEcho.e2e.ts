@@ -91,14 +91,19 @@ async function signInToEcho(browser: BrowserContext, provider: string): Promise<
   expect(login.status(), "Echo's sign-in answered").toBe(302)
 }
 
-/** The app's Sign in, then Echo's consent page ("Connect"), then back in the app. */
+/**
+ * The app's Sign in, then Echo's consent page ("Connect"), then back in the app. The demo signs in in
+ * a window of its own: Echo's pages are in that window, and the app's page never leaves.
+ */
 async function signInThroughEcho(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.href.startsWith(`${CONTROL}/oauth/authorize`), { timeout: 120_000 })
-  const connect = page.getByRole('button', { name: 'Connect' })
+  const opened = page.waitForEvent('popup', { timeout: 10_000 }).catch(() => null)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  const echoPage = (await opened) ?? page
+  await echoPage.waitForURL((url) => url.href.startsWith(`${CONTROL}/oauth/authorize`), { timeout: 120_000 })
+  const connect = echoPage.getByRole('button', { name: 'Connect' })
   await connect.waitFor({ timeout: 120_000 })
   // The page hydrates before its server action works.
-  await page.waitForLoadState('networkidle').catch(() => undefined)
+  await echoPage.waitForLoadState('networkidle').catch(() => undefined)
   await connect.click()
   await accountButton(page).waitFor({ timeout: 60_000 })
 }
@@ -176,7 +181,7 @@ describe("the demo on Echo's own server: one user's visit", () => {
     const before = await echoBalance(token)
     const balanceRequests: number[] = []
     page.on('request', (request) => request.url() === `${CONTROL}/api/v1/balance` && balanceRequests.push(Date.now()))
-    await page.getByRole('button', { name: 'Ask' }).click()
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
     const answer = page.getByRole('listitem', { name: 'Assistant' }).last()
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Hello from fake')
     await expect.poll(() => balanceRequests.length, { timeout: 10_000 }).toBeGreaterThan(0)
@@ -275,8 +280,8 @@ describe("the demo on Echo's own server: one user's visit", () => {
   it('signing out in one tab signs out the other', async () => {
     const { page } = app
     await (await openAccount(page)).getByRole('button', { name: 'Sign out' }).click()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
-    await otherTab.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    await otherTab.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 10_000 })
     // The one expected: the models route Echo does not have, which the browser reports (no CORS headers on its 404).
     const unexpected = problems.filter(
       (problem) => !/supported-models|Failed to load resource: net::ERR_FAILED/.test(problem),
@@ -294,7 +299,7 @@ describe("Echo's own server: a user with no credit, and an app with a free tier"
       await signInThroughEcho(app.page)
       expect(await (await openAccount(app.page)).textContent()).toContain(BROKE_USER.name)
       await app.page.keyboard.press('Escape')
-      await app.page.getByRole('button', { name: 'Ask' }).click()
+      await app.page.getByRole('button', { name: 'Ask', exact: true }).click()
       await app.page.getByText('Out of credits: add some to keep chatting.').waitFor({ timeout: 30_000 })
       const panel = app.page.getByRole('region', { name: 'Echo account' })
       await expect

@@ -50,8 +50,10 @@ describe('authSlice', () => {
       expiresAt: null,
       isRefreshing: false,
       isReconnecting: false,
+      isSigningIn: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 
@@ -63,8 +65,10 @@ describe('authSlice', () => {
       expiresAt: 1_000,
       isRefreshing: false,
       isReconnecting: false,
+      isSigningIn: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 
@@ -115,6 +119,17 @@ describe('authSlice', () => {
     expect(authSlice.reducer(failed, signInStarted())).toMatchObject({ status: 'loading', error: null })
   })
 
+  it('a sign-in in its own window leaves the page signed out while it is under way; leaving the page is loading', () => {
+    const signedOutNow = reduce(signedOut())
+    expect(authSlice.reducer(signedOutNow, signInStarted(true))).toMatchObject({
+      status: 'unauthenticated',
+      isSigningIn: true,
+    })
+    expect(authSlice.reducer(signedOutNow, signInStarted())).toMatchObject({ status: 'loading', isSigningIn: true })
+    const closed = authSlice.reducer(authSlice.reducer(signedOutNow, signInStarted(true)), signedOut())
+    expect(closed).toMatchObject({ status: 'unauthenticated', isSigningIn: false })
+  })
+
   it('sign-out forgets the user and the token', () => {
     expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }), signedOut())).toEqual({
       status: 'unauthenticated',
@@ -123,8 +138,10 @@ describe('authSlice', () => {
       expiresAt: null,
       isRefreshing: false,
       isReconnecting: false,
+      isSigningIn: false,
       error: null,
       arrivedBy: null,
+      returnTo: null,
     })
   })
 })

@@ -35,28 +35,31 @@ export function App({ signInNavigate }: { signInNavigate?: (url: string) => void
         <EchoAccount className="account" {...(signInNavigate === undefined ? {} : { signInNavigate })} />
       </header>
       <ErrorLine />
-      <SignedOut>
-        <section className="welcome" aria-labelledby="welcome">
-          <h2 id="welcome">Your AI credits, in any app</h2>
-          <p>
-            Sign in with Echo (the button at the top) to see your credits, top them up, and chat, draw and speak with
-            them.
-          </p>
-        </section>
-      </SignedOut>
-      <SignedIn>
-        <main className="grid">
+      {/* The chat stays mounted across a sign-in: what the user typed stays where it was. */}
+      <main className="grid">
+        <SignedOut>
+          <section className="welcome" aria-labelledby="welcome">
+            <h2 id="welcome">Your AI credits, in any app</h2>
+            <p>
+              Ask the chat anything: Echo asks you to sign in, in a window of its own, and the answer follows. Signed
+              in, see your credits, top them up, and draw and speak with them too.
+            </p>
+          </section>
+        </SignedOut>
+        <SignedIn>
           <section aria-labelledby="credits" className="credits">
             <h2 id="credits">Credits</h2>
             <EchoBalance className="balance" live />
             <EchoTopUp className="top-up" />
             <QuickTopUp />
           </section>
-          <Chat />
+        </SignedIn>
+        <Chat {...(signInNavigate === undefined ? {} : { signInNavigate })} />
+        <SignedIn>
           <ImageMaker />
           <Speech />
-        </main>
-      </SignedIn>
+        </SignedIn>
+      </main>
     </EchoProvider>
   )
 }

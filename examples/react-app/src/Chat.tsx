@@ -3,19 +3,31 @@ import { useChat } from '@ai-sdk/react'
 import { DirectChatTransport, ToolLoopAgent, type UIMessage } from 'ai'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 
-import { useEcho, useEchoModelProvider } from 'echo-rtk'
+import { EchoSignIn, SignedOut, useEcho, useEchoModelProvider } from 'echo-rtk'
 
 /** The text of a message, from its parts. */
 const textOf = (message: UIMessage) => message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
+
+/** What the chat asks to have back when a sign-in has to leave the page. */
+const questionOf = (returnTo: unknown) =>
+  typeof (returnTo as { question?: unknown } | null)?.question === 'string'
+    ? (returnTo as { question: string }).question
+    : null
 
 /**
  * A conversation with `useChat` on the AI SDK's `DirectChatTransport`: the model runs in this
  * page (no server of the app's own), its calls go through the user's Echo session. Stop cancels
  * the request and its billing; Retry asks again. A 402 opens the account panel with its top-up
  * (`<EchoAccount>` does that by itself); here it only says why the answer stopped.
+ *
+ * Asked while signed out, the call opens Echo's sign-in in a window of its own (`signInOnDemand`)
+ * and the answer follows. Where the browser blocks that window (an in-app browser), the chat's own
+ * sign-in button leaves the page for Echo instead, carrying the question (`returnTo`), which comes
+ * back in the box.
  */
-export function Chat() {
+export function Chat({ signInNavigate }: { signInNavigate?: (url: string) => void }) {
   const openai = useEchoModelProvider(createOpenAI)
+  const { isInsufficientFunds, returnTo, error: sessionError } = useEcho()
   const transport = useMemo(
     () =>
       new DirectChatTransport({
@@ -31,8 +43,15 @@ export function Chat() {
     [openai],
   )
   const { messages, sendMessage, status, stop, regenerate, error, clearError } = useChat({ transport })
-  const { isInsufficientFunds } = useEcho()
   const [question, setQuestion] = useState('Tell me about Echo credits')
+  const [lastAsked, setLastAsked] = useState('')
+  // Back from a sign-in that left the page: the question asked before it is in the box again.
+  const [restored, setRestored] = useState<unknown>(null)
+  if (returnTo !== restored) {
+    setRestored(returnTo)
+    const back = questionOf(returnTo)
+    if (back !== null) setQuestion(back)
+  }
   const busy = status === 'submitted' || status === 'streaming'
   const conversation = useRef<HTMLOListElement>(null)
 
@@ -45,6 +64,7 @@ export function Chat() {
   function ask(event: FormEvent) {
     event.preventDefault()
     if (question.trim() === '') return
+    setLastAsked(question)
     void sendMessage({ text: question })
     setQuestion('')
   }
@@ -69,7 +89,8 @@ export function Chat() {
       {isInsufficientFunds ? (
         <p role="alert">Out of credits: add some to keep chatting.</p>
       ) : (
-        error !== undefined && <p role="alert">{error.message}</p>
+        // A sign-in that failed is said once, by the app's own error line.
+        error !== undefined && error.message !== sessionError && <p role="alert">{error.message}</p>
       )}
       <form onSubmit={ask} className="ask">
         <label htmlFor="question">Question</label>
@@ -96,6 +117,16 @@ export function Chat() {
           >
             Retry
           </button>
+          <SignedOut>
+            <EchoSignIn
+              className="chat-sign-in"
+              popup
+              returnTo={{ question: question.trim() === '' ? lastAsked : question }}
+              {...(signInNavigate === undefined ? {} : { navigate: signInNavigate })}
+            >
+              Sign in to ask
+            </EchoSignIn>
+          </SignedOut>
         </div>
       </form>
     </section>

@@ -8,4 +8,8 @@ export const echoConfig: EchoConfig = {
   appId: import.meta.env.VITE_ECHO_APP_ID ?? LOCAL_DEMO_APP_ID,
   apiUrl: import.meta.env.VITE_ECHO_API_URL ?? 'http://127.0.0.1:8787',
   baseRouterUrl: import.meta.env.VITE_ECHO_ROUTER_URL ?? 'http://127.0.0.1:8788',
+  // Sign-in keeps the page: a window of its own (the redirect where the browser blocks it), opened by
+  // the sign-in button or by a chat asked while signed out.
+  signIn: 'popup',
+  signInOnDemand: true,
 }

@@ -43,6 +43,43 @@ describe('the demo', () => {
     expect((await account()).getByText(echoFixtures.userinfo.name)).toBeDefined()
   })
 
+  it("asked signed out: Echo's sign-in opens in a window of its own, and the question is kept", async () => {
+    renderApp({}, { signedIn: false })
+    const signInWindow = { closed: false, focus: vi.fn(), close: vi.fn(), location: { replace: vi.fn() } }
+    const open = vi.spyOn(window, 'open').mockReturnValue(signInWindow as unknown as Window)
+    await userEvent.clear(screen.getByLabelText('Question'))
+    await userEvent.type(screen.getByLabelText('Question'), 'Why is the sky blue?')
+    await userEvent.click(screen.getByRole('button', { name: 'Ask' }))
+    expect(open).toHaveBeenCalledWith('about:blank', 'echo-rtk-sign-in', expect.stringContaining('popup=yes'))
+    await waitFor(() => expect(signInWindow.location.replace).toHaveBeenCalledOnce())
+    expect(new URL(String(signInWindow.location.replace.mock.calls[0]![0])).pathname).toBe('/api/oauth/authorize')
+    expect(screen.getByRole('listitem', { name: 'You' }).textContent).toBe('Why is the sky blue?')
+    // The user closes the window: the chat says so, and nobody is signed in.
+    signInWindow.closed = true
+    expect(await screen.findByText(/The sign-in window was closed before signing in/)).toBeDefined()
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined()
+  })
+
+  it('asked signed out where the browser blocks windows: says so, and its sign-in brings the question back', async () => {
+    server.use(...echoHandlers(echoConfig))
+    vi.spyOn(window, 'open').mockReturnValue(null)
+    const flow = echoSignIn()
+    const { unmount } = render(<App signInNavigate={flow.navigate} />)
+    await userEvent.clear(screen.getByLabelText('Question'))
+    await userEvent.type(screen.getByLabelText('Question'), 'Why is the sky blue?')
+    await userEvent.click(screen.getByRole('button', { name: 'Ask' }))
+    expect(await screen.findByText(/The browser blocked the sign-in window/)).toBeDefined()
+    // The chat's own sign-in leaves the page instead, carrying the question.
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in to ask' }))
+    await flow.backFromEcho()
+    unmount()
+    render(<App />)
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLTextAreaElement>('Question').value).toBe('Why is the sky blue?'),
+    )
+    expect(await screen.findByRole('button', { name: /^Echo credits / })).toBeDefined()
+  })
+
   it('signed in: the name, the balance and the free tier', async () => {
     renderApp({ balance: 42 })
     expect(await credits().findByText('$42.00')).toBeDefined()

@@ -122,7 +122,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
 /** What the session reports, as the store's actions. */
 function sessionReports(dispatch: Dispatch): SessionReporter {
   return {
-    signInStarted: () => dispatch(signInStarted()),
+    signInStarted: (inWindow) => dispatch(signInStarted(inWindow === true)),
     signedIn: (snapshot) => dispatch(signedIn(snapshot)),
     signInFailed: (error, arrivedBy) => dispatch(signInFailed(error, arrivedBy)),
     tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),

@@ -1,12 +1,12 @@
-import { createEchoFetch } from '../../api/authorizedFetch'
+import { createAuthorizedSend, createEchoFetch, type AuthorizedSend } from '../../api/authorizedFetch'
 import { echoApi } from '../../api/query/echoApi'
-import { createEchoRouter } from '../../api/router/createEchoRouter'
+import { routerOver } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
-import { originOf, saysOutOfCredits } from '../../api/tokenOrigins'
+import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import { whenBodyEnds } from '../../api/whenBodyEnds'
 import { insufficientFundsDetected } from '../balanceSlice'
-import type { Owned } from '../storeSession'
+import type { Owned, StoreSession } from '../storeSession'
 
 /**
  * Calls that end within this long of each other share one balance refetch, which comes once none has ended for this
@@ -99,18 +99,38 @@ async function readWhole(response: Response): Promise<Response> {
  * one shared refresh and marked retry, the money kept in the store, and the token sent only to the
  * session's API and router origins and the app's own `serverOrigins`.
  */
-export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) =>
-  createEchoFetch({
+export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) => {
+  const { apiUrl, baseRouterUrl, serverOrigins } = session.config
+  const echoFetch = createEchoFetch({
     tokenProvider: session.coordinator,
     fetch: owned(billedFetch),
-    allowedOrigins: [session.config.apiUrl, session.config.baseRouterUrl],
-    serverOrigins: session.config.serverOrigins,
+    allowedOrigins: [apiUrl, baseRouterUrl],
+    serverOrigins,
   })
+  if (!session.config.signInOnDemand) return echoFetch
+  const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
+  return (input, init) => {
+    // A call that could never carry the token opens no sign-in window: it fails as it would signed in.
+    assertTokenOrigin(input, origins)
+    return afterSignInForCall(session, () => echoFetch(input, init))
+  }
+}
 
 /** The model router of a store's session, on the same billed fetch. */
-export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) =>
-  createEchoRouter({
-    baseRouterUrl: session.config.baseRouterUrl,
-    tokenProvider: session.coordinator,
-    fetch: owned(billedFetch),
-  })
+export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) => {
+  const { baseRouterUrl, signInOnDemand } = session.config
+  const sendAuthorized = createAuthorizedSend({ tokenProvider: session.coordinator, fetch: owned(billedFetch) })
+  const send: AuthorizedSend = signInOnDemand
+    ? (input, init) => afterSignInForCall(session, () => sendAuthorized(input, init))
+    : sendAuthorized
+  return routerOver(send, baseRouterUrl)
+}
+
+/**
+ * `call()`, after the sign-in it needs when nobody is signed in and the app asked for sign-in on
+ * demand (in a window, opened now, still inside the click that made the call); at once otherwise.
+ */
+function afterSignInForCall<T>(session: StoreSession['session'], call: () => Promise<T>): Promise<T> {
+  const signingIn = session.signInForCall()
+  return signingIn === undefined ? call() : signingIn.then(call)
+}
