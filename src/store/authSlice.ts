@@ -105,7 +105,10 @@ export const authSlice = createSlice({
     },
     /** The sign-in failed: leaving for Echo, or (`arrivedBy: 'callback'`) coming back from it. */
     signInFailed: {
-      reducer(_state: AuthState, { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>) {
+      reducer(
+        _state: AuthState,
+        { payload, meta }: PayloadAction<EchoErrorData, string, { arrivedBy: SignInSource | null }>,
+      ) {
         return { ...signedOutState, error: payload, arrivedBy: meta.arrivedBy }
       },
       prepare: (error: EchoErrorData, arrivedBy: SignInSource | null = null) => ({
