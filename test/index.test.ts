@@ -55,6 +55,7 @@ describe('echo-rtk', () => {
         "selectIsBalanceLoading",
         "selectIsInsufficientFunds",
         "selectIsReconnecting",
+        "selectIsSigningIn",
         "signIn",
         "signOut",
         "skipToken",

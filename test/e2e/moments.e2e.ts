@@ -50,7 +50,9 @@ describe('<EchoAccount> in the app bar', () => {
     await page.setViewportSize({ width: 1280, height: 860 })
     await page.goto(demo.appUrl)
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
-    await screenshots(page, 'signed-out', (phone) => phone.getByRole('button', { name: 'Sign in', exact: true }).waitFor())
+    await screenshots(page, 'signed-out', (phone) =>
+      phone.getByRole('button', { name: 'Sign in', exact: true }).waitFor(),
+    )
     await signInThroughPages(page, demo)
     await expect.poll(() => credit(page)).toBe(11)
     await screenshots(page, 'signed-in', (phone) => accountButton(phone).waitFor())
