@@ -29,7 +29,8 @@ export function DailyLimitForm(): ReactElement {
     }
   }
   return (
-    <form onSubmit={(event) => void save(event)} data-echo-daily-limit="">
+    // noValidate: the reason a limit is refused shows here, tied to the field, in every browser alike.
+    <form onSubmit={(event) => void save(event)} noValidate data-echo-daily-limit="">
       {isSpendLimitReached && <p data-echo-daily-limit-reached="">{LIMIT_REACHED}</p>}
       <label htmlFor={inputId}>Daily limit (USD)</label>
       <input

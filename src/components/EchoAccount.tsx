@@ -11,7 +11,7 @@ import {
   selectIsReconnecting,
   selectIsSpendLimitReached,
 } from '../store/selectors'
-import { formatUsd } from '../formatUsd'
+import { formatUsd } from './EchoBalance'
 import { DailyLimitForm } from './DailyLimitForm'
 import { useAnnounce } from './EchoAnnouncer'
 import { EchoBalance } from './EchoBalance'

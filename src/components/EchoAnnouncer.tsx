@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { SESSION_ENDED } from '../auth/EchoSession'
-import { formatUsd } from '../formatUsd'
+import { formatUsd } from './EchoBalance'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsInsufficientFunds, selectIsLowBalance, selectIsSpendLimitReached } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react'
 
-import { formatUsd } from '../formatUsd'
+import { formatUsd } from './EchoBalance'
 import { useEchoSpend } from './useEchoSpend'
 
 /** Props of {@link EchoSpend}. */

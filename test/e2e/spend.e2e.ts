@@ -111,7 +111,8 @@ describe("the user's money, in sight", () => {
   it('a low balance is said before any 402: a quiet Add credits beside the credit', async () => {
     const { page } = demo
     await demo.setLeft({ balance: 0.5, freeTier: 0 })
-    await page.reload()
+    // Coming back to the page asks for the balance again.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
     const nudge = page.locator('[data-echo-account-nudge]')
     await nudge.waitFor({ timeout: 10_000 })
     expect(await page.getByRole('alert').count()).toBe(0)

@@ -4,7 +4,6 @@ import { echoApi } from '../../api/query/echoApi'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
 import { EchoError } from '../../errors'
-import { formatUsd } from '../../formatUsd'
 import { signedIn, signedOut, signInFailed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
 import {
@@ -101,7 +100,7 @@ export class MoneyWatch {
       code: 'UNKNOWN_ERROR',
       reason: 'spend-limit',
       message:
-        `Today's limit for this app is reached (${formatUsd(spent)} of ${formatUsd(limit)}): ` +
+        `Today's limit for this app is reached ($${spent.toFixed(2)} of $${limit.toFixed(2)}): ` +
         'raise it in your Echo account to keep going',
     })
   }
