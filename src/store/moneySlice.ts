@@ -1,4 +1,4 @@
-import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit'
+import { createAction, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit'
 
 import { sessionReset, signedOut } from './authSlice'
 
@@ -46,6 +46,15 @@ export interface MoneyLoadedPayload {
   appDailyLimit: number | null
   lowBalanceAt: number
 }
+
+/**
+ * Checkout was paid: the session middleware waits for the credits. The session sends it when a
+ * checkout returns (here or in another tab); `paidAtCheckout(store)` in `echo-rtk/testing` sends it
+ * (as the plain action `{ type: 'echo/checkoutPaid' }`: that entry uses no Redux) to play a top-up
+ * whose credits are still on their way.
+ * @internal
+ */
+export const checkoutPaid = createAction('echo/checkoutPaid')
 
 export const initialMoneyState: MoneyState = {
   spentToday: null,

@@ -86,9 +86,10 @@ describe("the user's money, in sight", () => {
 
   it('a limit of $0.01 stops the next chat before it is sent, with the limit saying so; raised in the panel, the chat goes through', async () => {
     const { page } = demo
-    await saveLimit(page, '0.01')
-    // Today's spend is past it already: the account panel opens by itself to raise it.
-    const panel = page.getByRole('region', { name: 'Echo account' })
+    const panel = await openAccount(page)
+    await panel.getByLabel('Daily limit (USD)').fill('0.01')
+    await panel.getByRole('button', { name: 'Save limit' }).click()
+    // Today's spend is past it already: the panel says so, where the limit is raised.
     await panel.locator('[data-echo-daily-limit-reached]').waitFor({ timeout: 5_000 })
     await page.keyboard.press('Escape')
     const sent = routerCalls.length
@@ -110,9 +111,12 @@ describe("the user's money, in sight", () => {
 
   it('a low balance is said before any 402: a quiet Add credits beside the credit', async () => {
     const { page } = demo
-    await demo.setLeft({ balance: 0.5, freeTier: 0 })
-    // Coming back to the page asks for the balance again.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+    // Just over $1.00 left: the next answer takes the credit under it.
+    await demo.setLeft({ balance: 1.01, freeTier: 0 })
+    await page.reload()
+    await expect.poll(async () => usd(await accountButton(page).textContent())).toBe(1.01)
+    expect(await page.locator('[data-echo-account-nudge]').count()).toBe(0)
+    await ask(page, 'Am I running low?')
     const nudge = page.locator('[data-echo-account-nudge]')
     await nudge.waitFor({ timeout: 10_000 })
     expect(await page.getByRole('alert').count()).toBe(0)
@@ -127,8 +131,8 @@ describe("the user's money, in sight", () => {
     const other = await browser.newPage()
     await other.goto(demo.appUrl)
     await accountButton(other).waitFor()
-    await page.locator('[data-echo-account-nudge]').click()
-    const panel = page.getByRole('region', { name: 'Echo account' })
+    const before = usd(await accountButton(page).textContent())
+    const panel = await openAccount(page)
     await panel.getByLabel('Amount (USD)').fill('5')
     const [checkout] = await Promise.all([
       browser.waitForEvent('page'),
@@ -137,17 +141,17 @@ describe("the user's money, in sight", () => {
     await checkout.getByRole('button', { name: /^Pay/ }).click()
     await expect.poll(() => checkout.isClosed()).toBe(true)
     for (const tab of [page, other]) {
-      await tab.locator('[data-echo-top-up-status="waiting"]').first().waitFor({ timeout: 5_000 })
+      await tab.locator('[data-echo-top-up-status="waiting"]:visible').first().waitFor({ timeout: 5_000 })
     }
     await screenshots(page, 'top-up-waiting')
     for (const tab of [page, other]) {
       await tab
-        .locator('[data-echo-top-up-status="credited"]')
+        .locator('[data-echo-top-up-status="credited"]:visible')
         .first()
         .getByText('Credits added: +$5.00.')
         .waitFor({ timeout: CREDIT_DELAY_MS + 10_000 })
     }
-    await expect.poll(async () => usd(await accountButton(page).textContent())).toBe(5.5)
+    await expect.poll(async () => usd(await accountButton(page).textContent())).toBeCloseTo(before + 5, 2)
     await screenshots(page, 'top-up-credited')
     await other.close()
   })

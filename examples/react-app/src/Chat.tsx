@@ -72,7 +72,8 @@ export function Chat({ signInNavigate }: { signInNavigate?: (url: string) => voi
   return (
     <section aria-labelledby="chat" className="chat">
       <h2 id="chat">Chat</h2>
-      <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy}>
+      {/* Focusable, so a long conversation scrolls from the keyboard too. */}
+      <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy} tabIndex={0}>
         {messages.map((message) => (
           <li
             key={message.id}

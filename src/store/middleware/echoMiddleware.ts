@@ -32,6 +32,7 @@ import {
 import type { EchoRootState } from '../echoReducer'
 import type { Owned, StoreSession } from '../storeSession'
 import { BalanceFollower } from './balanceFollower'
+import { checkoutPaid } from '../moneySlice'
 import { MoneyWatch } from './moneyWatch'
 
 /**
@@ -109,6 +110,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       if (isAskSession(action)) return answer()
       if (startEchoSession.match(action)) return start(action.payload)
       if (stopEchoSession.match(action)) return stop()
+      if (checkoutPaid.match(action)) return money.checkoutPaid()
       if (sessionReset.match(action)) {
         stop()
         stopHooks.length = 0
