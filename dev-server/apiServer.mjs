@@ -35,7 +35,16 @@ const NOT_FOUND_PAGE = page('404: This page could not be found.', '<h1>404</h1><
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
  */
 export function createApiServerHandler(options) {
-  const { provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin, modelsRoute = false, creditDelayMs = 0 } = options
+  const {
+    provider,
+    apiUrl,
+    routerUrl,
+    ledger,
+    findAccessToken,
+    autoLogin,
+    modelsRoute = false,
+    creditDelayMs = 0,
+  } = options
   const handleApi = createApiHandler({ apiUrl, ledger, findAccessToken })
   const handleUserinfo = createUserinfoHandler(findAccessToken)
   const handleValidateJwtToken = createValidateJwtTokenHandler(findAccessToken)
