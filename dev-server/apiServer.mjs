@@ -30,16 +30,26 @@ const NOT_FOUND_PAGE = page('404: This page could not be found.', '<h1>404</h1><
  *   findAccessToken: (token: string | undefined) => Promise<import('./oauth/accessTokens.mjs').AccessTokenInfo | undefined>,
  *   autoLogin: boolean,
  *   modelsRoute?: boolean,
+ *   creditDelayMs?: number,
  * }} options modelsRoute: serve `GET /api/v1/supported-models`, which Echo does not have
  * @returns {(req: IncomingMessage, res: ServerResponse) => Promise<void>}
  */
 export function createApiServerHandler(options) {
-  const { provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin, modelsRoute = false } = options
+  const {
+    provider,
+    apiUrl,
+    routerUrl,
+    ledger,
+    findAccessToken,
+    autoLogin,
+    modelsRoute = false,
+    creditDelayMs = 0,
+  } = options
   const handleApi = createApiHandler({ apiUrl, ledger, findAccessToken })
   const handleUserinfo = createUserinfoHandler(findAccessToken)
   const handleValidateJwtToken = createValidateJwtTokenHandler(findAccessToken)
   const handleInteraction = createInteractionHandler({ provider, autoLogin })
-  const handleCheckout = createCheckoutHandler({ ledger })
+  const handleCheckout = createCheckoutHandler({ ledger, creditDelayMs })
   const handleOidc = provider.callback()
 
   return async function handleApiServer(req, res) {

@@ -12,6 +12,8 @@
  * @property {boolean} autoLogin Login and consent complete by themselves for the test user. ECHO_DEV_AUTO_LOGIN=1, --auto-login.
  * @property {number} streamDelayMs Pause between streamed chunks, in milliseconds. ECHO_DEV_STREAM_DELAY, --stream-delay.
  * @property {number} balance The test user's starting balance in USD. ECHO_DEV_BALANCE, --balance.
+ * @property {number} creditDelayMs How long after checkout is paid its credits reach the balance, in milliseconds
+ *   (a slow payment provider). ECHO_DEV_CREDIT_DELAY, --credit-delay.
  * @property {boolean} refreshGrace A rotated refresh token still works for 2 minutes, as at Echo (each reuse
  *   minting a new one); off, its reuse revokes the grant. ECHO_DEV_REFRESH_GRACE, --refresh-grace.
  * @property {boolean} codeReplay An authorization code can be exchanged again within its life, as at Echo; off,
@@ -28,6 +30,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   autoLogin: false,
   streamDelayMs: 30,
   balance: 10,
+  creditDelayMs: 0,
   refreshGrace: true,
   codeReplay: true,
   modelsRoute: false,
@@ -75,6 +78,13 @@ export const SETTING_SOURCES = Object.freeze([
     help: "the test user's starting balance in USD (default 10)",
   },
   {
+    key: 'creditDelayMs',
+    env: 'ECHO_DEV_CREDIT_DELAY',
+    flag: '--credit-delay',
+    kind: 'ms',
+    help: 'how long a paid checkout takes to credit the balance, in ms (default 0)',
+  },
+  {
     key: 'refreshGrace',
     env: 'ECHO_DEV_REFRESH_GRACE',
     flag: '--refresh-grace',
@@ -108,6 +118,7 @@ export function resolveSettings(options = {}) {
   checkInteger('routerPort', settings.routerPort, 0, 65535)
   checkInteger('accessTtl', settings.accessTtl, 1, 31_536_000)
   checkInteger('streamDelayMs', settings.streamDelayMs, 0, 60_000)
+  checkInteger('creditDelayMs', settings.creditDelayMs, 0, 3_600_000)
   if (typeof settings.balance !== 'number' || !Number.isFinite(settings.balance) || settings.balance < 0) {
     throw new TypeError(`balance must be a number of US dollars >= 0, got ${String(settings.balance)}`)
   }

@@ -60,7 +60,16 @@ export async function startDevServer(options = {}) {
     const oidcOptions = { issuer: apiUrl, resource: routerUrl, accessTtl, refreshGrace, codeReplay }
     const { provider, signingKey } = createOidcProvider(oidcOptions)
     const findAccessToken = createAccessTokenVerifier(provider, signingKey)
-    handleApi = createApiServerHandler({ provider, apiUrl, routerUrl, ledger, findAccessToken, autoLogin, modelsRoute })
+    handleApi = createApiServerHandler({
+      provider,
+      apiUrl,
+      routerUrl,
+      ledger,
+      findAccessToken,
+      autoLogin,
+      modelsRoute,
+      creditDelayMs: settings.creditDelayMs,
+    })
     handleRouter = createRouterHandler({ ledger, findAccessToken, streamDelayMs, routerUrl })
   } catch (error) {
     await Promise.all([stop(apiServer), stop(routerServer)])

@@ -47,6 +47,15 @@ export interface EchoConfig {
    * call rejects with `Not authenticated`.
    */
   signInOnDemand?: boolean
+  /**
+   * The most this app may spend of a user's credits in a day (their local day), in US dollars, until
+   * the user chooses their own limit in `<EchoAccount>`: billed calls past it are refused before
+   * they are sent. A guard against a runaway loop or a forgotten long chat, not a wall against a
+   * hostile app (Echo itself enforces no per-app cap). None by default.
+   */
+  dailyLimit?: number | null
+  /** Below this much credit, in US dollars, the balance is low (`useEcho().isLowBalance`). Default 1. */
+  lowBalanceAt?: number
 }
 
 /** How sign-in goes: leaving the page for Echo, or in a window of its own. */
@@ -65,6 +74,9 @@ export interface ResolvedEchoConfig {
   serverOrigins: string[]
   signIn: SignInMode
   signInOnDemand: boolean
+  /** `null` when the app sets no daily limit. */
+  dailyLimit: number | null
+  lowBalanceAt: number
 }
 
 /** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
@@ -113,6 +125,8 @@ export function resolveConfig(
     serverOrigins: serverOriginsOf(config.serverOrigins, origin),
     signIn: oneOf('signIn', config.signIn ?? 'redirect', ['redirect', 'popup'] as const),
     signInOnDemand: oneOf('signInOnDemand', config.signInOnDemand ?? false, [false, true] as const),
+    dailyLimit: config.dailyLimit == null ? null : usdAmount('dailyLimit', config.dailyLimit, { min: 0.01 }),
+    lowBalanceAt: usdAmount('lowBalanceAt', config.lowBalanceAt ?? DEFAULT_LOW_BALANCE_AT, { min: 0 }),
   }
 }
 
@@ -142,6 +156,15 @@ export function describeAppIdProblem(appId: unknown, field: string): string | nu
 }
 
 /** `value` if it is one of `allowed`; a TypeError naming the field and the choices otherwise. */
+/** Below this much credit (US dollars) the balance is low, unless the app says otherwise. */
+export const DEFAULT_LOW_BALANCE_AT = 1
+
+/** `value` as US dollars of at least `min`, or a TypeError naming `field`. */
+function usdAmount(field: string, value: unknown, { min }: { min: number }): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= min) return value
+  throw new TypeError(`EchoConfig.${field} must be an amount in US dollars of at least ${min}, got ${describe(value)}`)
+}
+
 function oneOf<T>(field: string, value: unknown, allowed: readonly T[]): T {
   if (allowed.includes(value as T)) return value as T
   const choices = allowed.map((choice) => JSON.stringify(choice)).join(' or ')
@@ -180,6 +203,8 @@ const CONFIG_KEYS: readonly (keyof EchoConfig)[] = [
   'serverOrigins',
   'signIn',
   'signInOnDemand',
+  'dailyLimit',
+  'lowBalanceAt',
 ]
 
 /**

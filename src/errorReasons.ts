@@ -16,6 +16,7 @@ import type { EchoErrorCode } from './errors'
  * - `aborted`: the call's `AbortSignal` fired.
  * - `unauthorized`: a 401 that a refresh could not cure.
  * - `insufficient-funds`: a 402: the user's credit is spent.
+ * - `spend-limit`: today's daily limit for this app is reached; the call was not sent.
  * - `http`: any other non-OK answer.
  * - `bad-answer`: an answer that is not JSON, or lacks what the call promises.
  * - `model-error`: the router or the model reported an error inside a stream that had begun.
@@ -37,6 +38,7 @@ export type EchoErrorReason =
   | 'aborted'
   | 'unauthorized'
   | 'insufficient-funds'
+  | 'spend-limit'
   | 'http'
   | 'bad-answer'
   | 'model-error'
@@ -58,6 +60,7 @@ const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'aborted',
   'unauthorized',
   'insufficient-funds',
+  'spend-limit',
   'http',
   'bad-answer',
   'model-error',

@@ -23,6 +23,7 @@ export type { AuthState, AuthStatus } from './store/authSlice'
 export { authSlice, balanceSlice } from './store/sliceViews'
 export type { EchoSliceView } from './store/sliceViews'
 export type { BalanceState, BalanceStatus } from './store/balanceSlice'
+export type { EchoCharge, MoneyState, TopUpState, TopUpStatus } from './store/moneySlice'
 export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
 export { echoDevToolsOptions } from './store/devTools'
@@ -40,6 +41,9 @@ export {
   selectIsInsufficientFunds,
   selectIsReconnecting,
   selectIsSigningIn,
+  selectDailyLimit,
+  selectIsLowBalance,
+  selectIsSpendLimitReached,
 } from './store/selectors'
 export {
   createEchoMiddleware,
@@ -54,6 +58,7 @@ export {
   getEchoRouter,
   getToken,
   refreshBalance,
+  setDailyLimit,
   signIn,
   signOut,
 } from './store/thunks'
@@ -77,6 +82,10 @@ export type { LogoProps } from './components/Logo'
 export { SignedIn, SignedOut } from './components/SignedIn'
 export type { AuthGateProps } from './components/SignedIn'
 export { useEcho } from './components/useEcho'
+export { useEchoSpend } from './components/useEchoSpend'
+export type { UseEchoSpendResult } from './components/useEchoSpend'
+export { EchoSpend } from './components/EchoSpend'
+export type { EchoSpendProps } from './components/EchoSpend'
 export { useEchoFetch } from './components/useEchoFetch'
 export { useEchoModelProvider } from './components/useEchoModelProvider'
 export { useEchoRouter } from './components/useEchoRouter'

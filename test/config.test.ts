@@ -4,6 +4,22 @@ import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig, type
 import { unknownConfigKeys } from '../src/config'
 
 describe('resolveConfig', () => {
+  it('takes a daily limit of at least a cent and a low-balance threshold, and refuses any other amount naming the field', () => {
+    const appId = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'
+    expect(
+      resolveConfig({ appId, dailyLimit: 2.5, lowBalanceAt: 0 }, { origin: 'http://localhost:5173' }),
+    ).toMatchObject({
+      dailyLimit: 2.5,
+      lowBalanceAt: 0,
+    })
+    expect(() => resolveConfig({ appId, dailyLimit: 0 }, { origin: 'http://localhost:5173' })).toThrow(
+      'EchoConfig.dailyLimit must be an amount in US dollars of at least 0.01, got 0',
+    )
+    expect(() => resolveConfig({ appId, lowBalanceAt: Number.NaN }, { origin: 'http://localhost:5173' })).toThrow(
+      'EchoConfig.lowBalanceAt must be an amount in US dollars of at least 0, got NaN',
+    )
+  })
+
   it('fills the defaults (three hosts and scope, the redirect sign-in) and takes the page origin as redirect URI', () => {
     expect(
       resolveConfig({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51' }, { origin: 'http://localhost:5173' }),
@@ -16,6 +32,8 @@ describe('resolveConfig', () => {
       serverOrigins: [],
       signIn: 'redirect',
       signInOnDemand: false,
+      dailyLimit: null,
+      lowBalanceAt: 1,
     })
     expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
       'https://echo.merit.systems',
@@ -56,6 +74,8 @@ describe('resolveConfig', () => {
       serverOrigins: [],
       signIn: 'redirect',
       signInOnDemand: false,
+      dailyLimit: null,
+      lowBalanceAt: 1,
     })
   })
 
@@ -171,7 +191,7 @@ describe('resolveConfig', () => {
     expect(unknownConfigKeys(config)).toEqual([
       'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
       'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
-      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand)',
+      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand, dailyLimit, lowBalanceAt)',
     ])
     expect(
       unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] }),

@@ -5,10 +5,10 @@ import { escapeHtml, page, redirect, sendHtml } from '../http/http.mjs'
 import { toUsd } from './ledger.mjs'
 
 /**
- * @param {{ ledger: import('./ledger.mjs').Ledger }} options
+ * @param {{ ledger: import('./ledger.mjs').Ledger, creditDelayMs?: number }} options creditDelayMs: how long the credits take to reach the balance
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, path: string) => boolean} false when the path is not a checkout's
  */
-export function createCheckoutHandler({ ledger }) {
+export function createCheckoutHandler({ ledger, creditDelayMs = 0 }) {
   return function handleCheckout(req, res, path) {
     const match = /^\/checkout\/([\w-]+)$/.exec(path)
     if (!match) return false
@@ -27,7 +27,7 @@ export function createCheckoutHandler({ ledger }) {
     }
     const amount = formatUsd(toUsd(link.amountMicros))
     if (req.method === 'POST') {
-      if (ledger.payPaymentLink(id)) {
+      if (ledger.payPaymentLink(id, creditDelayMs)) {
         redirect(res, link.successUrl)
       } else {
         sendHtml(

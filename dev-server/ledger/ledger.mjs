@@ -189,14 +189,18 @@ export class Ledger {
   }
 
   /**
-   * Pays a link once: credits its amount. False when the link is unknown or already paid.
+   * Pays a link once: credits its amount, now or `creditAfterMs` later. False when the link is unknown or already paid.
    * @param {string} id
+   * @param {number} [creditAfterMs]
    */
-  payPaymentLink(id) {
+  payPaymentLink(id, creditAfterMs = 0) {
     const link = this.#paymentLinks.get(id)
     if (!link || link.status !== 'active') return false
     link.status = 'paid'
-    this.#paidMicros += link.amountMicros
+    const credit = () => (this.#paidMicros += link.amountMicros)
+    // A slow payment provider: paid now, the credits on the balance later.
+    if (creditAfterMs > 0) setTimeout(credit, creditAfterMs).unref()
+    else credit()
     return true
   }
 

@@ -7,10 +7,15 @@ import {
   selectEchoUser,
   selectIsAuthenticated,
   selectIsInsufficientFunds,
+  selectIsLowBalance,
   selectIsReconnecting,
+  selectIsSpendLimitReached,
 } from '../store/selectors'
+import { formatUsd } from './EchoBalance'
+import { DailyLimitForm } from './DailyLimitForm'
 import { useAnnounce } from './EchoAnnouncer'
-import { EchoBalance, formatUsd } from './EchoBalance'
+import { EchoBalance } from './EchoBalance'
+import { EchoSpend } from './EchoSpend'
 import { EchoSignIn } from './EchoSignIn'
 import { EchoSignOut } from './EchoSignOut'
 import { EchoTopUp } from './EchoTopUp'
@@ -20,6 +25,8 @@ import { visuallyHidden } from './visuallyHidden'
 
 /** Said when a 402 opens the panel by itself (the out-of-credits line is said by the announcer). */
 const PANEL_OPENED = 'Your Echo account is open to add credits.'
+/** Said when the daily limit opens the panel by itself (the limit's own line is said by the announcer). */
+const PANEL_OPENED_AT_LIMIT = 'Your Echo account is open to raise the limit.'
 
 /** Props of {@link EchoAccount}. */
 export interface EchoAccountProps {
@@ -53,6 +60,8 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
   const credit = useEchoSelector(selectCredit)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const reconnecting = useEchoSelector(selectIsReconnecting)
+  const lowBalance = useEchoSelector(selectIsLowBalance)
+  const limitReached = useEchoSelector(selectIsSpendLimitReached)
   const announce = useAnnounce()
   const [open, setOpen] = useState(false)
   // Each opening shows the panel afresh: no error left from an earlier top-up.
@@ -67,18 +76,25 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
     setOpen(next)
   }
 
-  // A 402 opens the panel on its own, so the top-up is offered where the user looks for it.
-  const [wasOutOfCredits, setWasOutOfCredits] = useState(outOfCredits)
-  const [openedByItself, setOpenedByItself] = useState(0)
-  if (outOfCredits !== wasOutOfCredits) {
-    setWasOutOfCredits(outOfCredits)
-    if (outOfCredits && isAuthenticated && !open) {
+  // A 402 (or the daily limit) opens the panel on its own, so the top-up (or the limit) is offered
+  // where the user looks for it.
+  const [wasAtWall, setWasAtWall] = useState({ outOfCredits, limitReached })
+  const [openedByItself, setOpenedByItself] = useState<{ count: number; message: string }>({ count: 0, message: '' })
+  if (outOfCredits !== wasAtWall.outOfCredits || limitReached !== wasAtWall.limitReached) {
+    setWasAtWall({ outOfCredits, limitReached })
+    const opening =
+      outOfCredits && !wasAtWall.outOfCredits
+        ? PANEL_OPENED
+        : limitReached && !wasAtWall.limitReached
+          ? PANEL_OPENED_AT_LIMIT
+          : null
+    if (opening !== null && isAuthenticated && !open) {
       show(true)
-      setOpenedByItself((count) => count + 1)
+      setOpenedByItself(({ count }) => ({ count: count + 1, message: opening }))
     }
   }
   useEffect(() => {
-    if (openedByItself > 0) announce(PANEL_OPENED)
+    if (openedByItself.count > 0) announce(openedByItself.message)
   }, [openedByItself, announce])
 
   // A press outside closes the panel, as a menu would.
@@ -133,6 +149,12 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
         <Logo /> {shownCredit}
         {reconnecting && <span data-echo-account-note="reconnecting">Reconnecting…</span>}
       </button>
+      {/* Low, before the wall: a quiet way to the top-up. */}
+      {lowBalance && !outOfCredits && !open && (
+        <button type="button" onClick={() => show(true)} data-echo-account-nudge="">
+          Add credits
+        </button>
+      )}
       <div
         id={panelId}
         role="region"
@@ -148,7 +170,9 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
           </p>
         )}
         <EchoBalance />
+        <EchoSpend />
         <EchoTopUp />
+        <DailyLimitForm />
         <EchoSignOut />
       </div>
     </div>

@@ -2,12 +2,22 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { SESSION_ENDED } from '../auth/EchoSession'
+import { formatUsd } from './EchoBalance'
 import type { EchoRootState } from '../store/echoReducer'
-import { selectIsInsufficientFunds } from '../store/selectors'
+import { selectIsInsufficientFunds, selectIsLowBalance, selectIsSpendLimitReached } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'
 
 /** What the announcer says when Echo answers 402. */
 export const OUT_OF_CREDITS = 'You are out of credits. Add credits to keep going.'
+/** What the announcer says when the credit falls under `EchoConfig.lowBalanceAt`. */
+export const LOW_BALANCE = 'Your Echo credit is running low.'
+/** What the announcer says, and the account panel shows, when today's spend reaches the daily limit. */
+export const LIMIT_REACHED = "Today's limit for this app is reached. Raise it to keep going."
+/** Said when checkout's credits arrive: `Credits added: +$5.00`. */
+export const creditsAdded = (amount: number | null): string =>
+  amount === null ? 'Credits added.' : `Credits added: +${formatUsd(amount)}.`
+/** Said when a paid top-up's credits are slow to arrive. */
+export const TOP_UP_LATE = 'Your payment went through, but the credits have not arrived yet. This page keeps checking.'
 
 /** How long a message stays in the live region; the same words said again after that are a new event. */
 const SHOWN_MS = 7_000
@@ -20,6 +30,7 @@ export function useAnnounce(): (message: string) => void {
 }
 
 const selectSessionEnded = (state: EchoRootState) => state.echo.auth.error?.reason === 'session-ended'
+const selectTopUp = (state: EchoRootState) => state.echo.money.topUp
 
 /**
  * The package's one voice for status messages (WCAG 4.1.3): an always-present polite live region
@@ -37,13 +48,27 @@ export function EchoAnnouncer({ children }: { children?: ReactNode }): ReactElem
   )
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
   const sessionEnded = useEchoSelector(selectSessionEnded)
+  const lowBalance = useEchoSelector(selectIsLowBalance)
+  const limitReached = useEchoSelector(selectIsSpendLimitReached)
+  const topUp = useEchoSelector(selectTopUp)
   // Seen while rendering, before the components below announce what follows from it (a panel opening).
-  const [seen, setSeen] = useState({ outOfCredits, sessionEnded })
-  if (seen.outOfCredits !== outOfCredits || seen.sessionEnded !== sessionEnded) {
-    setSeen({ outOfCredits, sessionEnded })
+  const [seen, setSeen] = useState({ outOfCredits, sessionEnded, lowBalance, limitReached, topUp })
+  if (
+    seen.outOfCredits !== outOfCredits ||
+    seen.sessionEnded !== sessionEnded ||
+    seen.lowBalance !== lowBalance ||
+    seen.limitReached !== limitReached ||
+    seen.topUp !== topUp
+  ) {
+    setSeen({ outOfCredits, sessionEnded, lowBalance, limitReached, topUp })
     const happened = [
       outOfCredits && !seen.outOfCredits && OUT_OF_CREDITS,
       sessionEnded && !seen.sessionEnded && SESSION_ENDED.message,
+      // Low, not yet out: the wall itself has its own words.
+      lowBalance && !seen.lowBalance && !outOfCredits && LOW_BALANCE,
+      limitReached && !seen.limitReached && LIMIT_REACHED,
+      topUp?.status === 'late' && seen.topUp?.status !== 'late' && TOP_UP_LATE,
+      topUp?.status === 'credited' && seen.topUp?.status !== 'credited' && creditsAdded(topUp.amount),
     ]
     for (const message of happened) if (message) announce(message)
   }

@@ -4,8 +4,10 @@ import { useEchoSelector } from '../api/query/echoReduxContext'
 import { isChargeableAmount } from '../api/echoRequests'
 import type { CheckoutIn } from '../api/paymentLinks'
 import { EchoError } from '../errors'
+import type { EchoRootState } from '../store/echoReducer'
+import type { TopUpState } from '../store/moneySlice'
 import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
-import { OUT_OF_CREDITS, useAnnounce } from './EchoAnnouncer'
+import { creditsAdded, OUT_OF_CREDITS, TOP_UP_LATE, useAnnounce } from './EchoAnnouncer'
 import { useEchoContext } from './EchoContext'
 import { openCheckout } from './openCheckout'
 
@@ -13,6 +15,16 @@ import { openCheckout } from './openCheckout'
 const AMOUNT_HINT = 'Enter an amount of at least $1.'
 /** Said while the payment link is made. */
 const OPENING_CHECKOUT = 'Opening checkout…'
+/** Shown while checkout's credits are on their way. */
+const ADDING_CREDITS = 'Payment received, adding credits…'
+
+const selectTopUp = (state: EchoRootState) => state.echo.money.topUp
+
+/** Where a top-up after checkout stands, in words (said by the provider's announcer when it ends). */
+function topUpText(topUp: TopUpState): string {
+  if (topUp.status === 'waiting') return ADDING_CREDITS
+  return topUp.status === 'late' ? TOP_UP_LATE : creditsAdded(topUp.amount)
+}
 
 /** Props of {@link EchoTopUp}. */
 export interface EchoTopUpProps {
@@ -61,6 +73,7 @@ export function EchoTopUp({
   const announce = useAnnounce()
   const isAuthenticated = useEchoSelector(selectIsAuthenticated)
   const outOfCredits = useEchoSelector(selectIsInsufficientFunds)
+  const topUp = useEchoSelector(selectTopUp)
   const inputId = useId()
   const hintId = useId()
   const problemId = useId()
@@ -128,6 +141,7 @@ export function EchoTopUp({
           {problem}
         </p>
       )}
+      {topUp !== null && <p data-echo-top-up-status={topUp.status}>{topUpText(topUp)}</p>}
     </div>
   )
 }

@@ -9,7 +9,14 @@ import type { ResolvedEchoConfig } from '../config'
 import { userMessageOf, type EchoErrorData } from '../errors'
 import type { AuthStatus } from '../store/authSlice'
 import type { EchoRootState } from '../store/echoReducer'
-import { quietWhileReconnecting, selectCredit, selectIsBalanceLoading } from '../store/selectors'
+import {
+  quietWhileReconnecting,
+  selectCredit,
+  selectIsBalanceLoading,
+  selectIsLowBalance,
+  selectIsSpendLimitReached,
+} from '../store/selectors'
+import type { TopUpState } from '../store/moneySlice'
 import {
   createPaymentLink,
   getToken,
@@ -53,6 +60,15 @@ export interface UseEchoResult {
   isBalanceLoading: boolean
   /** Echo answered 402: the user's credit is spent. */
   isInsufficientFunds: boolean
+  /** The credit is known and under `EchoConfig.lowBalanceAt` ($1.00 unless the app says otherwise). */
+  isLowBalance: boolean
+  /**
+   * Today's spend in this app reached the daily limit: billed calls are refused before they are
+   * sent (`reason: 'spend-limit'`) until the user raises it (`useEchoSpend()`) or the day ends.
+   */
+  isSpendLimitReached: boolean
+  /** A top-up after checkout: `waiting` for the credits, `credited` with the amount, or `late`; `null` before any. */
+  topUp: TopUpState | null
   /**
    * Signs in: by leaving the page for Echo, or in a window of its own (`{ popup: true }`, or
    * `EchoConfig.signIn: 'popup'`), which resolves once signed in. Call it from a click.
@@ -111,6 +127,9 @@ const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo
   balanceError: balance.error,
   paymentError: balance.paymentError,
   isInsufficientFunds: balance.isInsufficientFunds,
+  isLowBalance: selectIsLowBalance(state),
+  isSpendLimitReached: selectIsSpendLimitReached(state),
+  topUp: state.echo.money.topUp,
   returnTo: auth.returnTo,
 })
 
@@ -162,6 +181,9 @@ export function useEcho(): UseEchoResult {
     credit: view.credit,
     isBalanceLoading: view.isBalanceLoading,
     isInsufficientFunds: view.isInsufficientFunds,
+    isLowBalance: view.isLowBalance,
+    isSpendLimitReached: view.isSpendLimitReached,
+    topUp: view.topUp,
     returnTo: view.returnTo,
     ...actions,
     config,

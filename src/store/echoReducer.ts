@@ -3,20 +3,23 @@ import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/tool
 import { echoApi } from '../api/query/echoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
+import { moneySlice, type MoneyState } from './moneySlice'
 
 /** echo-rtk's own state, mounted at `echo`. */
 export interface EchoState {
   auth: AuthState
   balance: BalanceState
+  money: MoneyState
 }
 
 /** The API cache of `echoApi`, mounted at `echoApi`. */
 export type EchoApiState = ReturnType<typeof echoApi.reducer>
 
-/** The auth and balance slices; mount it at `echo`. */
+/** The auth, balance and money slices; mount it at `echo`. */
 export const echoReducer: Reducer<EchoState, UnknownAction, Partial<EchoState>> = combineReducers({
   auth: authSlice.reducer,
   balance: balanceSlice.reducer,
+  money: moneySlice.reducer,
 })
 
 /**

@@ -45,6 +45,25 @@ export const selectCredit = (state: EchoRootState): number | null => {
   return paid + (freeCreditOf(state.echo.balance.freeTierBalance) ?? 0)
 }
 
+/** The daily limit in force: the user's own for this app, else the app's (`EchoConfig.dailyLimit`); `null` for none. */
+export const selectDailyLimit = (state: EchoRootState): number | null => {
+  const { userDailyLimit, appDailyLimit } = state.echo.money
+  return userDailyLimit === undefined ? appDailyLimit : userDailyLimit
+}
+
+/** Today's spend has reached the daily limit: billed calls are refused until the limit is raised or the day ends. */
+export const selectIsSpendLimitReached = (state: EchoRootState): boolean => {
+  const limit = selectDailyLimit(state)
+  const spent = state.echo.money.spentToday
+  return limit !== null && spent !== null && spent >= limit
+}
+
+/** The user's credit is known and under `EchoConfig.lowBalanceAt`. */
+export const selectIsLowBalance = (state: EchoRootState): boolean => {
+  const credit = selectCredit(state)
+  return credit !== null && credit < state.echo.money.lowBalanceAt
+}
+
 /** Signed in, and the paid balance or the free tier has not arrived yet (neither has failed for good). */
 export const selectIsBalanceLoading = (state: EchoRootState): boolean => {
   if (state.echo.auth.status !== 'authenticated') return false

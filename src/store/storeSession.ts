@@ -3,12 +3,15 @@ import type { Dispatch } from '@reduxjs/toolkit'
 import { sessionPortOf, type SessionPort } from '../api/query/sessionPort'
 import type { EchoSession } from '../auth/EchoSession'
 import type { EchoEnvironment } from '../auth/environment'
+import type { MoneyWatch } from './middleware/moneyWatch'
 
 /** What something built on a store's session is made from. */
 export interface OwnedContext {
   session: EchoSession
   environment: EchoEnvironment
   dispatch: Dispatch
+  /** The user's money: each billed call's cost, today's spend, the daily limit. */
+  money: MoneyWatch
   /** Another thing the store owns, made once. */
   owned: <T>(create: Owned<T>) => T
   /** Runs `hook` whenever the session stops (a pending timer of the thing made, say). */
@@ -24,6 +27,7 @@ export type Owned<T> = (context: OwnedContext) => T
  */
 export interface StoreSession extends SessionPort {
   readonly session: EchoSession
+  readonly money: MoneyWatch
   /** The thing `create` makes for this store, made on first use and kept for the session's life. */
   owned<T>(create: Owned<T>): T
 }

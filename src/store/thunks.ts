@@ -57,6 +57,29 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   return balance
 }
 
+/**
+ * Sets the signed-in user's own daily limit for this app, in US dollars (`null`: no limit), kept for
+ * them in this browser and seen by every tab; it replaces `EchoConfig.dailyLimit` for them. Rejects
+ * with a `bad-argument` `EchoError` for an amount that is not a number of at least 0.01, and with
+ * `Not authenticated` when nobody is signed in.
+ */
+export const setDailyLimit =
+  (limit: number | null): EchoThunk<void> =>
+  (dispatch, getState) => {
+    if (limit !== null && !(typeof limit === 'number' && Number.isFinite(limit) && limit >= 0.01)) {
+      return Promise.reject(
+        new EchoError({
+          code: 'UNKNOWN_ERROR',
+          reason: 'bad-argument',
+          message: `The daily limit must be an amount in US dollars of at least 0.01, or null for none (got ${String(limit)})`,
+        }),
+      )
+    }
+    if (!selectIsAuthenticated(getState())) return Promise.reject(notAuthenticated('setting the daily limit'))
+    storeSessionOf(dispatch).money.chooseDailyLimit(limit)
+    return Promise.resolve()
+  }
+
 /** Options of {@link createPaymentLink}. */
 export interface CreatePaymentLinkOptions {
   /**

@@ -32,6 +32,11 @@ export interface EchoScenario {
   outOfCredits?: boolean
   /** The text every model call answers. Defaults to `echoFixtures.answer`. */
   answer?: string
+  /**
+   * What each answered model call costs the user, in US dollars, as Echo's router bills: from the
+   * free tier first, then the paid balance (the balance and free-tier answers show it). Defaults to 0.
+   */
+  chargePerCall?: number
   /** The pause between the pieces of a streamed answer, in ms, so a test can watch it build up. Defaults to 0. */
   streamDelayMs?: number
   /** The claims `/api/oauth/userinfo` answers. Defaults to `echoFixtures.userinfo`. */

@@ -3,7 +3,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 import { chatAnswer, googleAnswer, messagesAnswer, pacedBody, responsesAnswer } from './answers'
 import type { EchoEndpointName, EchoEndpoints } from './endpoints'
 import { echoFixtures } from './fixtures'
-import { failureOf, recorded, tokenAccepted, unauthorized, type MockEcho } from './mockEcho'
+import { failureOf, recorded, tokenAccepted, unauthorized, type EchoScenario, type MockEcho } from './mockEcho'
 
 type ModelBody = { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined
 
@@ -25,9 +25,9 @@ export function routerHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler
       const failure = failureOf(echo, name)
       if (failure !== undefined) return failure
       if (token === null || echo.options.outOfCredits) return paymentRequired()
-      return tokenAccepted(echo, token)
-        ? respond(body as ModelBody, echo.options.answer ?? echoFixtures.answer, request)
-        : unauthorized()
+      if (!tokenAccepted(echo, token)) return unauthorized()
+      charge(echo.options, echo.options.chargePerCall ?? 0)
+      return respond(body as ModelBody, echo.options.answer ?? echoFixtures.answer, request)
     })
   const messages = billed('messages', (body, answer) => {
     const model = body?.model ?? 'claude-haiku-4-5'
@@ -77,4 +77,14 @@ function paymentRequired() {
     status: 402,
     headers: { 'Content-Type': 'text/html' },
   })
+}
+
+/** Bills `usd` as Echo's router does: the free tier first, then the paid balance. */
+function charge(scenario: EchoScenario, usd: number): void {
+  if (usd <= 0) return
+  const free =
+    scenario.freeTier === undefined ? echoFixtures.freeTierBalance.userSpendInfo.amountLeft : scenario.freeTier
+  const fromFree = free === null ? 0 : Math.min(Math.max(free, 0), usd)
+  if (free !== null) scenario.freeTier = free - fromFree
+  scenario.balance = (scenario.balance ?? echoFixtures.balance.balance) - (usd - fromFree)
 }

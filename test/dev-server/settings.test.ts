@@ -14,6 +14,7 @@ describe('the settings contract (environment variables and flags)', () => {
       autoLogin: false,
       streamDelayMs: 30,
       balance: 10,
+      creditDelayMs: 0,
       refreshGrace: true,
       codeReplay: true,
       modelsRoute: false,

@@ -1,8 +1,6 @@
 // The components as a keyboard and a screen reader meet them, in Chromium: axe-core (WCAG 2.2 A
 // and AA) over the six states of the demo, and a keyboard walk where the focus never falls to
 // <body>.
-import { createRequire } from 'node:module'
-
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -12,33 +10,9 @@ import {
   openDemo,
   passEchoPages,
   signInThroughPages,
+  axeViolations as violations,
   type DemoUnderTest,
 } from './demoHarness'
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
-const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
-
-/** axe-core's violations on the page, as `rule: selector` lines (an empty list when there are none). */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
-  const found = await page.evaluate(async (tags) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }>
-        }
-      }
-    ).axe
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } })
-    return result.violations.flatMap((violation) =>
-      violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`),
-    )
-  }, WCAG_22_A_AA)
-  return found
-}
 
 /** What has the keyboard focus: `tag "its name"` (an input's label), or `body`. */
 const focused = (page: Page) =>

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
@@ -45,9 +46,21 @@ export async function openDemo({
   autoLogin = false,
   refreshGrace = false,
   codeReplay = false,
+  balance = 10,
+  creditDelayMs = 0,
 } = {}): Promise<DemoUnderTest> {
   const demo = await startDemo({
-    devServer: { port: 0, routerPort: 0, accessTtl, autoLogin, refreshGrace, codeReplay, streamDelayMs: 30 },
+    devServer: {
+      port: 0,
+      routerPort: 0,
+      accessTtl,
+      autoLogin,
+      refreshGrace,
+      codeReplay,
+      streamDelayMs: 30,
+      balance,
+      creditDelayMs,
+    },
     appPort: 0,
   })
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-e2e-'))
@@ -173,4 +186,29 @@ export async function shownFreeTier(page: Page): Promise<string> {
   return (
     (await page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-free]').textContent()) ?? ''
   ).replace(/^\s*Free tier\s*/, '')
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const WCAG_22_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
+
+/** axe-core's violations on the page, as `rule: selector` lines (an empty list when there are none). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
+  const found = await page.evaluate(async (tags) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }>
+        }
+      }
+    ).axe
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } })
+    return result.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`),
+    )
+  }, WCAG_22_A_AA)
+  return found
 }

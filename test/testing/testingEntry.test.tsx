@@ -1,10 +1,26 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoBalance, EchoProvider, EchoSignIn, useEcho } from 'echo-rtk'
+import {
+  createEchoStore,
+  EchoBalance,
+  EchoProvider,
+  EchoSignIn,
+  EchoSpend,
+  EchoTopUp,
+  useEcho,
+  useEchoRouter,
+} from 'echo-rtk'
 import { EchoClient, isInsufficientFunds } from 'echo-rtk/client'
 import * as testing from 'echo-rtk/testing'
-import { clearEchoSession, echoEndpoints, echoFixtures, echoHandlers, seedEchoSession } from 'echo-rtk/testing'
+import {
+  clearEchoSession,
+  echoEndpoints,
+  echoFixtures,
+  echoHandlers,
+  paidAtCheckout,
+  seedEchoSession,
+} from 'echo-rtk/testing'
 
 import { server } from '../support/server'
 
@@ -32,6 +48,7 @@ describe('echo-rtk/testing, as an app uses it in its own tests', () => {
       'echoFixtures',
       'echoHandlers',
       'echoSignIn',
+      'paidAtCheckout',
       'resetEchoStore',
       'seedEchoSession',
     ])
@@ -259,5 +276,80 @@ describe('echoHandlers scenarios', () => {
         status: 200,
       },
     ])
+  })
+})
+
+describe('the money scenarios, as an app tests its own screens', () => {
+  /** Asks the router once from a button, as an app's chat would. */
+  function AskOnce() {
+    const router = useEchoRouter()
+    return (
+      <button
+        onClick={() => void router.chat.completions.create({ model: 'gpt-4o-mini', messages: [] }).catch(() => {})}
+      >
+        Ask
+      </button>
+    )
+  }
+  function LimitLine() {
+    const { isSpendLimitReached, isLowBalance } = useEcho()
+    return (
+      <p>
+        {isSpendLimitReached ? 'limit reached' : 'within the limit'}, {isLowBalance ? 'low' : 'not low'}
+      </p>
+    )
+  }
+
+  it('spend so far, and the limit reached: chargePerCall with a dailyLimit in the config', async () => {
+    const limited = { ...config, dailyLimit: 0.05 }
+    server.use(...echoHandlers({ ...limited, chargePerCall: 0.05 }))
+    seedEchoSession(limited)
+    render(
+      <EchoProvider config={limited}>
+        <AskOnce />
+        <EchoSpend last />
+        <LimitLine />
+        <Wallet />
+      </EchoProvider>,
+    )
+    await screen.findByText('Today: $0.00 of $0.05')
+    // What a call costs is the credit before it and after it: the balance is in first.
+    await screen.findByText('$10.00')
+    screen.getByRole('button', { name: 'Ask' }).click()
+    expect(await screen.findByText('Last answer: $0.05', {}, { timeout: 3_000 })).toBeDefined()
+    expect(screen.getByText('limit reached, not low')).toBeDefined()
+  })
+
+  it('a low balance: balance under $1.00', async () => {
+    server.use(...echoHandlers({ ...config, balance: 0.4, freeTier: null }))
+    seedEchoSession(config)
+    render(
+      <EchoProvider config={config}>
+        <LimitLine />
+      </EchoProvider>,
+    )
+    expect(await screen.findByText('within the limit, low')).toBeDefined()
+  })
+
+  it('a top-up still arriving: paidAtCheckout(store), then the credits with echo.set', async () => {
+    const echo = echoHandlers({ ...config, balance: 10, freeTier: null })
+    server.use(...echo)
+    seedEchoSession(config)
+    const store = createEchoStore({ config, startSession: false })
+    render(
+      <EchoProvider config={config} store={store}>
+        <EchoTopUp />
+        <Wallet />
+      </EchoProvider>,
+    )
+    await screen.findByText('$10.00')
+    paidAtCheckout(store)
+    expect(await screen.findByText('Payment received, adding credits…')).toBeDefined()
+    echo.set({ balance: 15 })
+    // The next check is 2 s after the first.
+    await waitFor(
+      () => expect(document.querySelector('[data-echo-top-up-status]')?.textContent).toBe('Credits added: +$5.00.'),
+      { timeout: 4_000 },
+    )
   })
 })

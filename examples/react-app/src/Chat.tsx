@@ -3,7 +3,7 @@ import { useChat } from '@ai-sdk/react'
 import { DirectChatTransport, ToolLoopAgent, type UIMessage } from 'ai'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 
-import { EchoSignIn, SignedOut, useEcho, useEchoModelProvider } from 'echo-rtk'
+import { EchoSignIn, EchoSpend, SignedOut, useEcho, useEchoModelProvider } from 'echo-rtk'
 
 /** The text of a message, from its parts. */
 const textOf = (message: UIMessage) => message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
@@ -72,7 +72,8 @@ export function Chat({ signInNavigate }: { signInNavigate?: (url: string) => voi
   return (
     <section aria-labelledby="chat" className="chat">
       <h2 id="chat">Chat</h2>
-      <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy}>
+      {/* Focusable, so a long conversation scrolls from the keyboard too. */}
+      <ol ref={conversation} className="messages" aria-label="Conversation" aria-busy={busy} tabIndex={0}>
         {messages.map((message) => (
           <li
             key={message.id}
@@ -86,6 +87,8 @@ export function Chat({ signInNavigate }: { signInNavigate?: (url: string) => voi
           <li className="message empty">Ask anything: each answer is paid from your Echo credits.</li>
         )}
       </ol>
+      {/* What the last answer cost, and today's total in this app (signed in). */}
+      <EchoSpend className="spend" last />
       {isInsufficientFunds ? (
         <p role="alert">Out of credits: add some to keep chatting.</p>
       ) : (

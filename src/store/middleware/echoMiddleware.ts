@@ -29,8 +29,11 @@ import {
   tokenRefreshInterrupted,
   tokenRefreshStarted,
 } from '../authSlice'
+import type { EchoRootState } from '../echoReducer'
 import type { Owned, StoreSession } from '../storeSession'
 import { BalanceFollower } from './balanceFollower'
+import { checkoutPaid } from '../moneySlice'
+import { MoneyWatch } from './moneyWatch'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -61,18 +64,22 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
     const made = new Map<Owned<unknown>, unknown>()
     const stopHooks: (() => void)[] = []
     const balance = new BalanceFollower(dispatch, afterPaint)
+    const money = new MoneyWatch(dispatch, () => store.getState() as EchoRootState)
 
     const owned = <T>(create: Owned<T>): T => {
       if (session === undefined || environment === undefined) throw new Error(noSessionMessage())
       if (!made.has(create))
-        made.set(create, create({ session, environment, dispatch, owned, onStop: (hook) => stopHooks.push(hook) }))
+        made.set(
+          create,
+          create({ session, environment, dispatch, money, owned, onStop: (hook) => stopHooks.push(hook) }),
+        )
       return made.get(create) as T
     }
     /** The answer to the RTK Query layer's request for the session: `undefined` before it starts. */
     const answer = (): StoreSession | undefined =>
       session === undefined
         ? undefined
-        : { session, owned, config: session.config, sendAuthorized: session.sendAuthorized }
+        : { session, money, owned, config: session.config, sendAuthorized: session.sendAuthorized }
 
     const start = (config: EchoConfig): EchoSession => {
       assertEchoReducers(store.getState())
@@ -84,7 +91,8 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       // Bundlers replace NODE_ENV, and drop the warning from production builds.
       if (session === undefined && process.env.NODE_ENV !== 'production')
         for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
-      session ??= new EchoSession(resolved, sessionReports(dispatch), environment)
+      session ??= new EchoSession(resolved, sessionReports(dispatch, money), environment)
+      money.use(environment, session.config)
       session.start()
       // Coming back to the page (focus, back online) refetches the balance.
       stopListening ??= typeof window === 'undefined' ? undefined : setupListeners(dispatch, listenToWindow)
@@ -94,6 +102,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       stopListening?.()
       stopListening = undefined
       for (const hook of stopHooks) hook()
+      money.stop()
       session?.stop()
     }
 
@@ -101,6 +110,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       if (isAskSession(action)) return answer()
       if (startEchoSession.match(action)) return start(action.payload)
       if (stopEchoSession.match(action)) return stop()
+      if (checkoutPaid.match(action)) return money.checkoutPaid()
       if (sessionReset.match(action)) {
         stop()
         stopHooks.length = 0
@@ -114,13 +124,14 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       balance.prepare(action as UnknownAction)
       const result = next(action)
       balance.follow(action as UnknownAction, session?.config.appId)
+      money.follow(action as UnknownAction)
       return result
     }
   }
 }
 
 /** What the session reports, as the store's actions. */
-function sessionReports(dispatch: Dispatch): SessionReporter {
+function sessionReports(dispatch: Dispatch, money: MoneyWatch): SessionReporter {
   return {
     signInStarted: (inWindow) => dispatch(signInStarted(inWindow === true)),
     signedIn: (snapshot) => dispatch(signedIn(snapshot)),
@@ -129,7 +140,8 @@ function sessionReports(dispatch: Dispatch): SessionReporter {
     tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
     tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
     signedOut: (ended) => dispatch(signedOut(ended)),
-    balanceChanged: () => dispatch(echoApi.util.invalidateTags(['Balance'])),
+    // Credits bought, here or in another tab: the balance is watched until they arrive.
+    balanceChanged: () => money.checkoutPaid(),
   }
 }
 

@@ -18,10 +18,11 @@ export const BALANCE_REFETCH_DELAY_MS = 300
  * The plain fetch under every model call of a store's session, which keeps the store told about
  * the money: a 402 marks the user out of credits, and when an answer that billed the user ends
  * (the router's, or an app server's route that spent the token there: read through, streamed to
- * its end, stopped or failed) the balance is refetched, once for a burst of calls. From the app's
- * own servers only a 402 that says so (`X-Echo-Reason: insufficient-funds`) is Echo's.
+ * its end, stopped or failed) the balance is refetched, once for a burst of calls, and the money
+ * watch learns what it cost. From the app's own servers only a 402 that says so
+ * (`X-Echo-Reason: insufficient-funds`) is Echo's.
  */
-const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onStop }) => {
+const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, money, onStop }) => {
   const routerOrigin = new URL(session.config.baseRouterUrl).origin
   const servers = session.config.serverOrigins
   let pending: unknown
@@ -46,26 +47,42 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, onS
     if (pending === undefined) pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
     else endedWhileWaiting = true
   }
+  const ended = () => {
+    money.callEnded()
+    refetchBalanceSoon()
+  }
   return async (input, init) => {
-    const response = await environment.fetch(input, init)
     const origin = originOf(input)
     const fromServer = origin !== null && servers.includes(origin)
-    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) dispatch(insufficientFundsDetected())
-    // A 401 is cured by the refresh and sent again; only the answer that counts is watched. Only
-    // the router bills, directly or behind an app's route (a call to Echo's own API may be the
+    // Only the router bills, directly or behind an app's route (a call to Echo's own API may be the
     // balance call itself).
-    if (response.status === 401 || (origin !== routerOrigin && !fromServer)) return response
+    const billed = origin === routerOrigin || fromServer
+    if (!billed) return environment.fetch(input, init)
+    money.callStarted()
+    let response: Response
+    try {
+      response = await environment.fetch(input, init)
+    } catch (error) {
+      money.callEnded()
+      throw error
+    }
+    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) dispatch(insufficientFundsDetected())
+    // A 401 is cured by the refresh and sent again; only the answer that counts is watched.
+    if (response.status === 401) {
+      money.callEnded()
+      return response
+    }
     // A whole answer (of known length, or JSON) was billed before it was sent; only a stream is
     // billed as it goes, so only a stream is watched to its end.
     if (response.headers.has('content-length')) {
-      refetchBalanceSoon()
+      ended()
       return response
     }
     if (!isStream(response)) {
-      refetchBalanceSoon()
+      ended()
       return readWhole(response)
     }
-    return whenBodyEnds(response, init?.signal, refetchBalanceSoon)
+    return whenBodyEnds(response, init?.signal, ended)
   }
 }
 
@@ -99,7 +116,7 @@ async function readWhole(response: Response): Promise<Response> {
  * one shared refresh and marked retry, the money kept in the store, and the token sent only to the
  * session's API and router origins and the app's own `serverOrigins`.
  */
-export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) => {
+export const sessionEchoFetch: Owned<FetchFunction> = ({ session, money, owned }) => {
   const { apiUrl, baseRouterUrl, serverOrigins } = session.config
   const echoFetch = createEchoFetch({
     tokenProvider: session.coordinator,
@@ -107,22 +124,32 @@ export const sessionEchoFetch: Owned<FetchFunction> = ({ session, owned }) => {
     allowedOrigins: [apiUrl, baseRouterUrl],
     serverOrigins,
   })
-  if (!session.config.signInOnDemand) return echoFetch
+  const billedOrigins = [baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
+  // Past today's limit a billed call is refused before anything is sent (the balance call is not billed).
+  const withinLimit: FetchFunction = (input, init) => {
+    const refusal = billedOrigins.includes(originOf(input) ?? '') ? money.refusal() : null
+    return refusal === null ? echoFetch(input, init) : Promise.reject(refusal)
+  }
+  if (!session.config.signInOnDemand) return withinLimit
   const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
   return (input, init) => {
     // A call that could never carry the token opens no sign-in window: it fails as it would signed in.
     assertTokenOrigin(input, origins)
-    return afterSignInForCall(session, () => echoFetch(input, init))
+    return afterSignInForCall(session, () => withinLimit(input, init))
   }
 }
 
 /** The model router of a store's session, on the same billed fetch. */
-export const sessionRouter: Owned<EchoRouter> = ({ session, owned }) => {
+export const sessionRouter: Owned<EchoRouter> = ({ session, money, owned }) => {
   const { baseRouterUrl, signInOnDemand } = session.config
   const sendAuthorized = createAuthorizedSend({ tokenProvider: session.coordinator, fetch: owned(billedFetch) })
+  const withinLimit: AuthorizedSend = (input, init) => {
+    const refusal = money.refusal()
+    return refusal === null ? sendAuthorized(input, init) : Promise.reject(refusal)
+  }
   const send: AuthorizedSend = signInOnDemand
-    ? (input, init) => afterSignInForCall(session, () => sendAuthorized(input, init))
-    : sendAuthorized
+    ? (input, init) => afterSignInForCall(session, () => withinLimit(input, init))
+    : withinLimit
   return routerOver(send, baseRouterUrl)
 }
 
