@@ -82,6 +82,18 @@ describe('what each answer cost, and today', () => {
     await askAndSettle(otherTab)
     expect(JSON.parse(window.localStorage.getItem(key)!)).toEqual({ day: localDay(Date.now()), amount: 0.02 })
   })
+
+  it('calls among which one was refused for want of credit (402) are not counted: the fall to nothing says nothing of them', async () => {
+    const echo = serveEcho({ chargePerCall: 0.01 })
+    const store = await signInThroughEcho()
+    await askAndSettle(store)
+    echo.set({ outOfCredits: true })
+    await expect(ask(store)).rejects.toMatchObject({ reason: 'insufficient-funds' })
+    // The balance asked again after the refusal reads nothing left.
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(0))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(money(store)).toMatchObject({ spentToday: 0.01, lastCharge: { amount: 0.01 } })
+  })
 })
 
 describe('the daily limit', () => {

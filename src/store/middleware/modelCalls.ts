@@ -66,7 +66,10 @@ const billedFetch: Owned<FetchFunction> = ({ session, environment, dispatch, mon
       money.callEnded()
       throw error
     }
-    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) dispatch(insufficientFundsDetected())
+    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) {
+      dispatch(insufficientFundsDetected())
+      money.callRefused()
+    }
     // A 401 is cured by the refresh and sent again; only the answer that counts is watched.
     if (response.status === 401) {
       money.callEnded()

@@ -44,6 +44,11 @@ interface Batch {
   endedAt: number | null
   paidAnswered: boolean
   freeTierAnswered: boolean
+  /**
+   * A call was refused for want of credit: it cost nothing, and the fall to nothing around it says
+   * nothing of what the others cost.
+   */
+  refused: boolean
 }
 
 /**
@@ -117,12 +122,18 @@ export class MoneyWatch {
         endedAt: null,
         paidAnswered: false,
         freeTierAnswered: false,
+        refused: false,
       }
     }
     const batch = this.#batch
     batch.calls += 1
     batch.running += 1
     batch.endedAt = null
+  }
+
+  /** A billed call was refused for want of credit (402): its batch's cost cannot be told. */
+  callRefused(): void {
+    if (this.#batch !== null) this.#batch.refused = true
   }
 
   /** A billed call's answer ended (read, streamed to its end, stopped or failed). */
@@ -218,6 +229,7 @@ export class MoneyWatch {
     const after = selectCredit(this.#getState())
     // No figure before, or credit that rose meanwhile (a top-up): nothing can be said of this batch.
     if (batch.creditBefore === null || after === null || after > batch.creditBefore || this.#userId === null) return
+    if (batch.refused) return
     const amount = roundUsd(batch.creditBefore - after)
     const day = localDay(this.#now())
     const key = spentKey(this.#config!, this.#userId)
