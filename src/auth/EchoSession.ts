@@ -37,8 +37,11 @@ export interface SessionReporter {
   tokenRefreshInterrupted(): void
   /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
   signedOut(ended?: EchoErrorData): void
-  /** Credits were bought (in this tab or another): the balance is stale. */
-  balanceChanged(): void
+  /**
+   * Credits were bought (in this tab or another): the balance is stale. `creditBefore`: the credit
+   * before a checkout this page came back from, when it was known.
+   */
+  balanceChanged(creditBefore?: number | null): void
 }
 
 /** Options of a sign-in. */
@@ -186,9 +189,9 @@ export class EchoSession {
             this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON(), 'callback'),
         )
     }
-    takeCheckoutReturn(this.#env, () => {
+    takeCheckoutReturn(this.#env, (creditBefore) => {
       this.#tabs.tell({ type: 'balance' })
-      this.#report.balanceChanged()
+      this.#report.balanceChanged(creditBefore)
     })
   }
 

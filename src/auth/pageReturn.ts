@@ -1,4 +1,4 @@
-import { TOP_UP_RETURN } from '../api/paymentLinks'
+import { CREDIT_BEFORE, TOP_UP_RETURN } from '../api/paymentLinks'
 import type { EchoEnvironment } from './environment'
 import { isOwnSignInState, isPopupSignInState } from './storedUser'
 
@@ -54,23 +54,28 @@ export function takeSignInCallback(
  * The checkout return `href` is marked as, if any: `tab` for a checkout tab the app opened,
  * `page` for one in the app's own tab; with `href` cleaned of the mark.
  */
-function readTopUpReturn(href: string): { openedIn: 'tab' | 'page'; cleaned: string } | null {
+function readTopUpReturn(
+  href: string,
+): { openedIn: 'tab' | 'page'; cleaned: string; creditBefore: number | null } | null {
   const url = new URL(href)
   const mark = url.searchParams.get(TOP_UP_RETURN)
   if (mark !== 'tab' && mark !== 'page') return null
+  const before = Number(url.searchParams.get(CREDIT_BEFORE) ?? Number.NaN)
   url.searchParams.delete(TOP_UP_RETURN)
-  return { openedIn: mark, cleaned: url.href }
+  url.searchParams.delete(CREDIT_BEFORE)
+  return { openedIn: mark, cleaned: url.href, creditBefore: Number.isFinite(before) ? before : null }
 }
 
 /**
  * When this page is checkout's return (the mark echo-rtk put on `successUrl`): takes the mark out
- * of the address bar, calls `paid` (the balance is stale here and in the other tabs), and closes a
- * checkout tab the app opened, so the user goes on in the tab they bought from.
+ * of the address bar, calls `paid` (the balance is stale here and in the other tabs) with the credit
+ * before a checkout in this tab, and closes a checkout tab the app opened, so the user goes on in
+ * the tab they bought from.
  */
-export function takeCheckoutReturn(env: EchoEnvironment, paid: () => void): void {
+export function takeCheckoutReturn(env: EchoEnvironment, paid: (creditBefore: number | null) => void): void {
   const topUp = readTopUpReturn(env.location.href)
   if (topUp === null) return
   env.history.replaceState(env.history.state, '', topUp.cleaned)
-  paid()
+  paid(topUp.creditBefore)
   if (topUp.openedIn === 'tab') env.closeWindow()
 }

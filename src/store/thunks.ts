@@ -9,7 +9,7 @@ import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
 import type { SignInOptions } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
-import { selectIsAuthenticated } from './selectors'
+import { selectCredit, selectIsAuthenticated } from './selectors'
 import { sessionEchoFetch, sessionRouter } from './middleware/modelCalls'
 import { storeSessionOf } from './storeSession'
 
@@ -103,7 +103,11 @@ export const createPaymentLink =
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
     const { apiUrl } = storeSessionOf(dispatch).session.config
     const returnTo = request?.successUrl ?? pageOrigin()
-    const marked = checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn) } : request
+    const creditBefore = selectCredit(getState())
+    const marked =
+      checkoutIn && returnTo
+        ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn, creditBefore) }
+        : request
     const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(marked))
       .unwrap()
       .catch(rethrowAsEchoError)

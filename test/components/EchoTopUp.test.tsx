@@ -77,7 +77,7 @@ describe('EchoTopUp', () => {
     )
   })
 
-  it('with checkoutIn="this-tab" and its own navigate, marks the return as this page', async () => {
+  it('with checkoutIn="this-tab" and its own navigate, marks the return as this page, with the credit before it', async () => {
     const { button, navigate, echo } = await topUp({
       checkoutIn: 'this-tab',
       successUrl: 'https://app.test/billing?plan=pro',
@@ -85,7 +85,7 @@ describe('EchoTopUp', () => {
     await userEvent.click(button)
     expect(navigate).toHaveBeenCalledWith('https://checkout.echo.test/link-1')
     expect(sentTo(echo, '/api/v1/stripe/payment-link')[0]?.body).toMatchObject({
-      successUrl: 'https://app.test/billing?plan=pro&echo_top_up=page',
+      successUrl: 'https://app.test/billing?plan=pro&echo_top_up=page&echo_credit_before=12.5',
     })
   })
 

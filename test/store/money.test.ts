@@ -5,7 +5,7 @@
 import { QueryStatus } from '@reduxjs/toolkit/query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoError, getEchoRouter, setDailyLimit, type EchoConfig, type EchoStore } from 'echo-rtk'
+import { createPaymentLink, EchoError, getEchoRouter, setDailyLimit, type EchoConfig, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { localDay, spentKey, spentRecord } from '../../src/store/spendRecords'
 import { storeSessionOf } from '../../src/store/storeSession'
@@ -190,5 +190,27 @@ describe('a top-up after checkout', () => {
     echo.set({ balance: 10 })
     checks.shift()!()
     await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'credited', amount: 5 }))
+  })
+
+  it('back from a checkout in this tab, the credit before it rides in the return address: waiting until it rises', async () => {
+    const echo = serveEcho({ balance: 5, freeTier: null })
+    const store = await signInThroughEcho()
+    await store.dispatch(createPaymentLink({ amount: 5, successUrl: 'https://app.test/' }, { checkoutIn: 'this-tab' }))
+    const [linkRequest] = sentTo(echo, '/api/v1/stripe/payment-link')
+    const returnAddress = new URL((linkRequest!.body as { successUrl: string }).successUrl)
+    expect(returnAddress.searchParams.get('echo_credit_before')).toBe('5')
+    // The page loads again at that address: it knows the $5.00 from before, though it has no figure of its own.
+    window.history.replaceState(null, '', `/${returnAddress.search}`)
+    const checks: (() => void)[] = []
+    const returned = newStore({
+      setTimeout: (run: () => void, ms: number) =>
+        ms >= 2_000 && ms <= 30_000 ? checks.push(run) : globalThis.setTimeout(run, ms),
+    })
+    expect(window.location.search).toBe('')
+    await vi.waitFor(() => expect(returned.getState().echo.balance.status).toBe('succeeded'))
+    expect(money(returned).topUp).toEqual({ status: 'waiting', amount: null })
+    echo.set({ balance: 10 })
+    checks.shift()!()
+    await vi.waitFor(() => expect(money(returned).topUp).toEqual({ status: 'credited', amount: 5 }))
   })
 })

@@ -141,7 +141,7 @@ function sessionReports(dispatch: Dispatch, money: MoneyWatch): SessionReporter 
     tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
     signedOut: (ended) => dispatch(signedOut(ended)),
     // Credits bought, here or in another tab: the balance is watched until they arrive.
-    balanceChanged: () => money.checkoutPaid(),
+    balanceChanged: (creditBefore) => money.checkoutPaid(creditBefore),
   }
 }
 

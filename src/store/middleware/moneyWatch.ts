@@ -154,10 +154,14 @@ export class MoneyWatch {
     this.#dispatch(dailyLimitChosen(limit))
   }
 
-  /** Checkout said it was paid (here or in another tab): the balance is asked on a backoff until it rises. */
-  checkoutPaid(): void {
+  /**
+   * Checkout said it was paid (here or in another tab): the balance is asked on a backoff until it
+   * rises above `creditBefore` (a checkout this page came back from says it), else the credit now.
+   */
+  checkoutPaid(creditBefore?: number | null): void {
     this.#clearTopUp()
-    this.#topUp = { creditBefore: selectCredit(this.#getState()), since: this.#now(), check: undefined }
+    const before = creditBefore ?? selectCredit(this.#getState())
+    this.#topUp = { creditBefore: before, since: this.#now(), check: undefined }
     this.#dispatch(topUpWaiting())
     this.#checkTopUp(0)
   }
