@@ -105,9 +105,7 @@ export const createPaymentLink =
     const returnTo = request?.successUrl ?? pageOrigin()
     const creditBefore = selectCredit(getState())
     const marked =
-      checkoutIn && returnTo
-        ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn, creditBefore) }
-        : request
+      checkoutIn && returnTo ? { ...request, successUrl: markTopUpReturn(returnTo, checkoutIn, creditBefore) } : request
     const answer = await dispatch(echoApi.endpoints.createPaymentLink.initiate(marked))
       .unwrap()
       .catch(rethrowAsEchoError)
