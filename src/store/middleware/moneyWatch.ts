@@ -42,6 +42,9 @@ interface Batch {
   running: number
   /** When the last call ended: balance answers asked after it show the batch's cost. */
   endedAt: number | null
+  /** The balance requests asked after the last call ended (RTK Query's request ids), and whether each answered. */
+  paidAsked: string | null
+  freeTierAsked: string | null
   paidAnswered: boolean
   freeTierAnswered: boolean
   /**
@@ -120,6 +123,8 @@ export class MoneyWatch {
         calls: 0,
         running: 0,
         endedAt: null,
+        paidAsked: null,
+        freeTierAsked: null,
         paidAnswered: false,
         freeTierAnswered: false,
         refused: false,
@@ -143,6 +148,8 @@ export class MoneyWatch {
     batch.running -= 1
     if (batch.running > 0) return
     batch.endedAt = this.#now()
+    batch.paidAsked = null
+    batch.freeTierAsked = null
     batch.paidAnswered = false
     batch.freeTierAnswered = false
   }
@@ -214,17 +221,21 @@ export class MoneyWatch {
 
   #balanceAnswered(action: UnknownAction): void {
     const { getBalance, getFreeBalance } = echoApi.endpoints
-    const paid = getBalance.matchFulfilled(action)
-    const freeTier = getFreeBalance.matchFulfilled(action) || getFreeBalance.matchRejected(action)
-    if (!paid && !freeTier) return
     const batch = this.#batch
-    const askedAt = (action as { meta?: { startedTimeStamp?: number } }).meta?.startedTimeStamp ?? 0
-    if (batch?.endedAt != null && askedAt >= batch.endedAt) {
-      if (paid) batch.paidAnswered = true
-      else batch.freeTierAnswered = true
+    // Only the answers to requests asked after the batch ended show its cost (every Redux Toolkit
+    // has request ids; not every one stamps an answer with when it was asked).
+    if (batch?.endedAt != null) {
+      if (getBalance.matchPending(action)) batch.paidAsked = action.meta.requestId
+      else if (getFreeBalance.matchPending(action)) batch.freeTierAsked = action.meta.requestId
+      else if (getBalance.matchFulfilled(action) && action.meta.requestId === batch.paidAsked) batch.paidAnswered = true
+      else if (
+        (getFreeBalance.matchFulfilled(action) || getFreeBalance.matchRejected(action)) &&
+        action.meta.requestId === batch.freeTierAsked
+      )
+        batch.freeTierAnswered = true
       if (batch.paidAnswered && batch.freeTierAnswered) this.#settle(batch)
     }
-    if (paid && this.#topUp !== null) this.#topUpAnswered(this.#topUp.creditBefore)
+    if (getBalance.matchFulfilled(action) && this.#topUp !== null) this.#topUpAnswered(this.#topUp.creditBefore)
   }
 
   /** Both halves of the balance after the batch are in: what it cost, added to today's total. */
