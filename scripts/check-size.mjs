@@ -26,9 +26,9 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // and raised by what sign-in in a window of its own added to the first load (1,930 bytes: opening
 // the window in the click, its answer handed back, returnTo, a call waiting for its sign-in; a chunk
 // of its own for the messages saved 4 bytes of it and cost 700 of the whole, so they stay), then by
-// the user's money in sight (2,277 bytes: the money watch, its slice and records, the spend line, the
+// the user's money in sight (2,419 bytes: the money watch, its slice and records, the spend line, the
 // daily limit in the account panel, the top-up's words).
-const CEILING = { firstLoadGzip: 50_850, wholeGzip: 62_350, ownFirstLoadGzip: 20_450 }
+const CEILING = { firstLoadGzip: 51_000, wholeGzip: 62_500, ownFirstLoadGzip: 20_600 }
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [
