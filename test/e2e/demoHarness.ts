@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 import { startDemo } from '../../scripts/startDemo.mjs'
 
@@ -211,4 +212,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
     )
   }, WCAG_22_A_AA)
   return found
+}
+
+/** Asks the chat once and waits for the whole answer: a model call through the session. */
+export async function askOnce(page: Page, question: string) {
+  const answers = page.getByRole('listitem', { name: 'Assistant' })
+  const before = await answers.count()
+  await page.getByLabel('Question').fill(question)
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
+  await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(before + 1)
+  await expect
+    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
+    .toBe('false')
 }

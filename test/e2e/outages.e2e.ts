@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { accountButton, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import { accountButton, askOnce, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots')
 
@@ -36,18 +36,6 @@ function watchRefreshes(page: Page, refreshes: Refresh[] = []) {
       if (refresh.status === 'pending' && request.url().endsWith('/api/oauth/token')) refresh.status = 'failed'
   })
   return refreshes
-}
-
-/** Asks the chat once and waits for the whole answer: a model call through the session. */
-async function askOnce(page: Page, question: string) {
-  const answers = page.getByRole('listitem', { name: 'Assistant' })
-  const before = await answers.count()
-  await page.getByLabel('Question').fill(question)
-  await page.getByRole('button', { name: 'Ask', exact: true }).click()
-  await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(before + 1)
-  await expect
-    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
-    .toBe('false')
 }
 
 const reconnecting = (page: Page) => page.getByRole('button', { name: /^Echo credits .*, reconnecting$/ })

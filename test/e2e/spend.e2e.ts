@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import {
   accountButton,
+  askOnce,
   axeViolations,
   openAccount,
   openDemo,
@@ -43,18 +44,6 @@ async function screenshots(page: Page, state: string) {
   await page.setViewportSize({ width: 1280, height: 860 })
 }
 
-/** Asks the chat once and waits for the whole answer. */
-async function ask(page: Page, question: string) {
-  const answers = page.getByRole('listitem', { name: 'Assistant' })
-  const before = await answers.count()
-  await page.getByLabel('Question').fill(question)
-  await page.getByRole('button', { name: 'Ask', exact: true }).click()
-  await expect.poll(() => answers.count(), { timeout: 15_000 }).toBe(before + 1)
-  await expect
-    .poll(() => page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-busy'), { timeout: 15_000 })
-    .toBe('false')
-}
-
 const chat = (page: Page) => page.getByRole('region', { name: 'Chat' })
 const usd = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''))
 
@@ -72,7 +61,7 @@ describe("the user's money, in sight", () => {
     const { page } = demo
     await page.setViewportSize({ width: 1280, height: 860 })
     await signInThroughPages(page, demo)
-    await ask(page, 'What does an answer cost?')
+    await askOnce(page, 'What does an answer cost?')
     const last = chat(page).locator('[data-echo-spend-last]')
     await last.waitFor({ timeout: 10_000 })
     const cost = usd(await last.textContent())
@@ -105,7 +94,7 @@ describe("the user's money, in sight", () => {
     await page.keyboard.press('Escape')
 
     await saveLimit(page, '1')
-    await ask(page, 'And now?')
+    await askOnce(page, 'And now?')
     expect(routerCalls.length).toBeGreaterThan(sent)
   })
 
@@ -116,7 +105,7 @@ describe("the user's money, in sight", () => {
     await page.reload()
     await expect.poll(async () => usd(await accountButton(page).textContent())).toBe(1.01)
     expect(await page.locator('[data-echo-account-nudge]').count()).toBe(0)
-    await ask(page, 'Am I running low?')
+    await askOnce(page, 'Am I running low?')
     const nudge = page.locator('[data-echo-account-nudge]')
     await nudge.waitFor({ timeout: 10_000 })
     expect(await page.getByRole('alert').count()).toBe(0)
