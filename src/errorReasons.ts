@@ -5,6 +5,8 @@ import type { EchoErrorCode } from './errors'
  *
  * - `not-authenticated`: nobody is signed in; nothing was sent.
  * - `session-ended`: Echo refused to renew the session; the user is signed out.
+ * - `session-stopped`: the store's session is stopped (its `<EchoProvider>` unmounted, or
+ *   `stopEchoSession` was dispatched); nothing was sent or stored.
  * - `sign-in-refused`: Echo sent the user back with an error instead of a sign-in.
  * - `popup-closed`: the user closed the sign-in window before signing in.
  * - `popup-blocked`: the browser blocked the sign-in window (and the app asked for no redirect instead).
@@ -28,6 +30,7 @@ import type { EchoErrorCode } from './errors'
 export type EchoErrorReason =
   | 'not-authenticated'
   | 'session-ended'
+  | 'session-stopped'
   | 'sign-in-refused'
   | 'popup-closed'
   | 'popup-blocked'
@@ -50,6 +53,7 @@ export type EchoErrorReason =
 const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'not-authenticated',
   'session-ended',
+  'session-stopped',
   'sign-in-refused',
   'popup-closed',
   'popup-blocked',

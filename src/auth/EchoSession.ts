@@ -4,7 +4,7 @@ import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
 import { toEchoUser, type EchoUser } from './echoUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
-import { readSignInCallback, takeCheckoutReturn, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
+import { readSignInCallback, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
 import { handOverSignInReturn, openSignInWindow, popupError, waitForSignInReturn } from './popup'
 import { attemptRefresh, type RefreshOutcome } from './refreshAttempt'
 import { isRenewDue, reconnectDelayMs, renewAtMs, renewTimerDelayMs } from './renewTiming'
@@ -40,11 +40,6 @@ export interface SessionReporter {
   tokenRefreshInterrupted(): void
   /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
   signedOut(ended?: EchoErrorData): void
-  /**
-   * Credits were bought (in this tab or another): the balance is stale. `creditBefore`: the credit
-   * before a checkout this page came back from, when it was known.
-   */
-  balanceChanged(creditBefore?: number | null): void
 }
 
 /** What the store is told when a session ends on its own: its refresh failed, which signs the user out. */
@@ -56,6 +51,10 @@ export const SESSION_ENDED: EchoErrorData = {
 
 /** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */
 export const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'
+
+/** Why a stopped session sends nothing: its provider unmounted (or the app stopped it). */
+export const SESSION_STOPPED =
+  'The Echo session of this store is stopped (its <EchoProvider> unmounted, or stopEchoSession was dispatched)'
 
 /** Why a refresh that outlived its user (a sign-out, another user signed in) is thrown away. */
 export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'
@@ -115,7 +114,10 @@ export class EchoSession {
       refreshToken: () => this.#renew(),
     }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
-    this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: env.fetch })
+    // Stopped means inert: a call made through a stopped session (a query of an unmounted provider's store) sends nothing.
+    const fetch: typeof env.fetch = (input, init) =>
+      this.#running ? env.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
+    this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch })
   }
 
   /** Resolves when a sign-in coming back in the address bar has been completed (or has failed, or handed over). */
@@ -147,7 +149,6 @@ export class EchoSession {
       storedUserChanged: (user) => this.#fromTab(user),
       handedOver: (user) => this.#user !== null && this.#fromTab(user),
       ended: () => this.#endedElsewhere(),
-      balanceChanged: () => this.#report.balanceChanged(),
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
     this.#stopWaking = this.#env.onWake(() => this.#failures > 0 && this.#renewInBackground())
@@ -168,10 +169,6 @@ export class EchoSession {
             this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON(), 'callback'),
         )
     }
-    takeCheckoutReturn(this.#env, (creditBefore) => {
-      this.#tabs.tell({ type: 'balance' })
-      this.#report.balanceChanged(creditBefore)
-    })
   }
 
   /**
@@ -210,6 +207,7 @@ export class EchoSession {
    * call while it is open focuses it. Rejects with an `EchoError` if it cannot.
    */
   signIn(options: SignInOptions = {}): Promise<void> {
+    if (!this.#running) return Promise.reject(sessionStopped('starting sign-in'))
     if (this.#popupSignIn !== undefined) {
       this.#popupSignIn.window.focus()
       return this.#popupSignIn.done
@@ -290,6 +288,7 @@ export class EchoSession {
 
   /** Forgets the user in this tab and, through storage, in the others. */
   async signOut(): Promise<void> {
+    if (!this.#running) throw sessionStopped('signing out')
     this.#forget({ removeStored: true })
     this.#report.signedOut()
     return Promise.resolve()
@@ -319,18 +318,15 @@ export class EchoSession {
   }
 
   /**
-   * Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not. New tokens end an
-   * outage.
+   * Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not (new tokens end an
+   * outage: the store's balance follower asks again for what failed meanwhile).
    */
   #adopt(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
-    const endsOutage = this.#failures > 0
     this.#failures = 0
     this.#lifetimeMs = Math.max(expiresAtMs(user) - this.#env.now(), 0)
     this.#user = user
     this.#tell(user, arrivedBy, returnTo)
     this.#scheduleRenew()
-    // What failed while Echo was out of reach is asked for again.
-    if (endsOutage) this.#report.balanceChanged()
   }
 
   /** Tells the store `user` is signed in: a new user (ending the last one's scope), or new tokens for the same one. */
@@ -384,6 +380,7 @@ export class EchoSession {
   async #renew(): Promise<string> {
     const from = this.#user
     if (from === null) throw new Error(REFRESH_OUTLIVED)
+    if (!this.#running) throw sessionStopped('refreshing the token')
     const userGone = this.#userScope.signal
     this.#report.tokenRefreshStarted()
     const onLateOutcome = (late: RefreshOutcome) => {
@@ -415,9 +412,10 @@ export class EchoSession {
     }
     if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error)
     // Refused: the failure is logged, the stored user and stale state removed, and the user signed out, in every tab.
+    // Refused after a stop (a refresh that was under way): forgotten here only; a live session finds out for itself.
     this.#env.logError('Token refresh failed:', outcome.error)
-    this.#tabs.tell({ type: 'ended' })
-    this.#forget({ removeStored: true })
+    if (this.#running) this.#tabs.tell({ type: 'ended' })
+    this.#forget({ removeStored: this.#running })
     this.#report.signedOut(SESSION_ENDED)
     throw outcome.error
   }
@@ -482,6 +480,11 @@ export class EchoSession {
   #isExpired(user: StoredUser): boolean {
     return expiresAtMs(user) <= this.#env.now()
   }
+}
+
+/** What a stopped session answers instead of acting (`action`: what it was asked to do). */
+function sessionStopped(action: string): EchoError {
+  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'session-stopped', message: SESSION_STOPPED, action })
 }
 
 /** Echo sent the user back with an error instead of a sign-in. */

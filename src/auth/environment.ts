@@ -42,6 +42,8 @@ export interface EchoEnvironment {
   onMessage(listener: (event: { origin: string; source: unknown; data: unknown }) => void): () => void
   /** Posts `message` to the window that opened this one, if any, only if it is at `origin`. */
   postToOpener(message: unknown, origin: string): void
+  /** Runs work that can wait (the balance calls after a sign-in) once the page has painted: {@link afterPaint}. */
+  afterPaint?: ((run: () => void) => void) | undefined
 }
 
 /** The part of a window the sign-in popup's opener uses. */

@@ -1,9 +1,8 @@
-import { CREDIT_BEFORE, TOP_UP_RETURN } from '../api/paymentLinks'
 import type { EchoEnvironment } from './environment'
 import { isOwnSignInState, isPopupSignInState } from './storedUser'
 
-// What the address bar holds when the page loads: a sign-in coming back from Echo, or a return from
-// checkout. Each is taken out of the address bar once, so no later mount (React StrictMode) acts on it again.
+// What the address bar holds when the page loads: a sign-in coming back from Echo. It is taken out of
+// the address bar once, so no later mount (React StrictMode) acts on it again.
 
 /** The query parameters an authorization server adds to the redirect URI (RFC 6749 §4.1.2, RFC 9207). */
 const CALLBACK_PARAMS = ['code', 'state', 'session_state', 'iss', 'error', 'error_description', 'error_uri']
@@ -48,34 +47,4 @@ export function takeSignInCallback(
   if (callback === null || !isOwnSignInState(env.storage, callback.state, appId)) return null
   env.history.replaceState(env.history.state, '', withoutSignInParams(href))
   return { ...callback, href, popup: isPopupSignInState(env.storage, callback.state) }
-}
-
-/**
- * The checkout return `href` is marked as, if any: `tab` for a checkout tab the app opened,
- * `page` for one in the app's own tab; with `href` cleaned of the mark.
- */
-function readTopUpReturn(
-  href: string,
-): { openedIn: 'tab' | 'page'; cleaned: string; creditBefore: number | null } | null {
-  const url = new URL(href)
-  const mark = url.searchParams.get(TOP_UP_RETURN)
-  if (mark !== 'tab' && mark !== 'page') return null
-  const before = Number(url.searchParams.get(CREDIT_BEFORE) ?? Number.NaN)
-  url.searchParams.delete(TOP_UP_RETURN)
-  url.searchParams.delete(CREDIT_BEFORE)
-  return { openedIn: mark, cleaned: url.href, creditBefore: Number.isFinite(before) ? before : null }
-}
-
-/**
- * When this page is checkout's return (the mark echo-rtk put on `successUrl`): takes the mark out
- * of the address bar, calls `paid` (the balance is stale here and in the other tabs) with the credit
- * before a checkout in this tab, and closes a checkout tab the app opened, so the user goes on in
- * the tab they bought from.
- */
-export function takeCheckoutReturn(env: EchoEnvironment, paid: (creditBefore: number | null) => void): void {
-  const topUp = readTopUpReturn(env.location.href)
-  if (topUp === null) return
-  env.history.replaceState(env.history.state, '', topUp.cleaned)
-  paid(topUp.creditBefore)
-  if (topUp.openedIn === 'tab') env.closeWindow()
 }

@@ -151,8 +151,9 @@ const SIGN_IN_STATE_LIFE_S = 15 * 60
 
 /**
  * Removes the sign-in states (`oidc.<state>`, each with its PKCE verifier) this app left in
- * `storage` (a session that ended has no sign-in of its own in flight worth keeping), and any app's
- * states older than 15 minutes, or unreadable, as oidc-client-ts's own clean-up does.
+ * `storage` more than 15 minutes ago (oidc-client-ts's limit for a sign-in). A younger one may be a
+ * sign-in under way in another tab or provider of this page, and another app's states are its own
+ * business: neither is touched.
  */
 export function removeSignInStates(storage: Storage, appId: string, nowMs: number): void {
   const keys: string[] = []
@@ -162,9 +163,9 @@ export function removeSignInStates(storage: Storage, appId: string, nowMs: numbe
   }
   for (const key of keys) {
     const state = stateOf(storage.getItem(key))
-    const stale =
-      state === null || (typeof state.created === 'number' && state.created <= nowMs / 1000 - SIGN_IN_STATE_LIFE_S)
-    if (stale || state.client_id === appId) storage.removeItem(key)
+    // Another sign-in's state (a live one in another tab or provider, or another app's) is never touched.
+    const stale = typeof state?.created === 'number' && state.created <= nowMs / 1000 - SIGN_IN_STATE_LIFE_S
+    if (stale && state?.client_id === appId) storage.removeItem(key)
   }
 }
 

@@ -14,8 +14,8 @@ import {
 /** How long a tab holding the refresh lock waits for another tab's hand-over before refreshing itself. */
 const HANDOVER_GRACE_MS = 150
 
-/** What tabs say to each other on the session's BroadcastChannel: rotated tokens, the session's end, credits bought. */
-export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' } | { type: 'balance' }
+/** What tabs say to each other on the session's BroadcastChannel: rotated tokens, or the session's end. */
+export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' }
 
 /** What the other tabs tell this one. */
 export interface TabEvents {
@@ -25,8 +25,6 @@ export interface TabEvents {
   handedOver(user: StoredUser): void
   /** Another tab's refresh failed: the session has ended. */
   ended(): void
-  /** Credits were bought in another tab. */
-  balanceChanged(): void
 }
 
 /**
@@ -130,7 +128,6 @@ export class TabSync {
   #receive(message: unknown, events: TabEvents): void {
     const { type, user: text } = (message ?? {}) as Partial<{ type: unknown; user: unknown }>
     if (type === 'ended') return events.ended()
-    if (type === 'balance') return events.balanceChanged()
     const user = type === 'tokens' ? userFromStorageString(text) : null
     if (user === null) return
     this.#handedOver = newestUser([user, this.#handedOver])

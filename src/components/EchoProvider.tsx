@@ -8,7 +8,7 @@ import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } fr
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
 import { assertEchoStore, startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
-import { storeSessionOf } from '../store/storeSession'
+import { runtimeOf } from '../store/EchoRuntime'
 import { EchoAnnouncer } from './EchoAnnouncer'
 import { EchoContext, type EchoContextValue } from './EchoContext'
 
@@ -63,7 +63,7 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
     store.dispatch(startEchoSession(config))
     // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
     setMounted(true)
-    const { session } = storeSessionOf(store.dispatch)
+    const { session } = runtimeOf(store.dispatch)
     setHandingOver(session.isHandingOver)
     // No opener took it: the session signs in here, and says so to the store.
     const stopWatching = session.isHandingOver

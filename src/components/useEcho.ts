@@ -16,7 +16,7 @@ import {
   selectIsLowBalance,
   selectIsSpendLimitReached,
 } from '../store/selectors'
-import type { TopUpState } from '../store/moneySlice'
+import type { TopUpState } from '../store/money/moneySlice'
 import {
   createPaymentLink,
   getToken,

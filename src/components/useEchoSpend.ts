@@ -3,7 +3,7 @@ import { shallowEqual } from 'react-redux'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import type { EchoRootState } from '../store/echoReducer'
-import type { EchoCharge } from '../store/moneySlice'
+import type { EchoCharge } from '../store/money/moneySlice'
 import { selectDailyLimit, selectIsSpendLimitReached } from '../store/selectors'
 import { setDailyLimit } from '../store/thunks'
 import { useEchoContext } from './EchoContext'

@@ -3,7 +3,7 @@ import { combineReducers, type Reducer, type UnknownAction } from '@reduxjs/tool
 import { echoApi } from '../api/query/echoApi'
 import { authSlice, type AuthState } from './authSlice'
 import { balanceSlice, type BalanceState } from './balanceSlice'
-import { moneySlice, type MoneyState } from './moneySlice'
+import { moneySlice, type MoneyState } from './money/moneySlice'
 
 /** echo-rtk's own state, mounted at `echo`. */
 export interface EchoState {

@@ -1,7 +1,7 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../api/query/echoApi'
-import { isFollowablePaymentLink, markTopUpReturn, type CheckoutIn } from '../api/paymentLinks'
+import { isFollowablePaymentLink } from '../api/paymentLinks'
 import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
@@ -10,8 +10,9 @@ import type { SignInOptions } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectCredit, selectIsAuthenticated } from './selectors'
-import { sessionEchoFetch, sessionRouter } from './middleware/modelCalls'
-import { storeSessionOf } from './storeSession'
+import { markTopUpReturn, type CheckoutIn } from './money/topUpWatch'
+import { runtimeOf } from './EchoRuntime'
+import { sessionEchoFetchOf, sessionRouterOf } from './money/billedCalls'
 
 type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, UnknownAction>
 
@@ -22,13 +23,13 @@ type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, Un
 export const signIn =
   (options: SignInOptions = {}): EchoThunk<void> =>
   (dispatch) =>
-    storeSessionOf(dispatch).session.signIn(options)
+    runtimeOf(dispatch).session.signIn(options)
 
 /** Signs out here and in the other tabs. */
-export const signOut = (): EchoThunk<void> => (dispatch) => storeSessionOf(dispatch).session.signOut()
+export const signOut = (): EchoThunk<void> => (dispatch) => runtimeOf(dispatch).session.signOut()
 
 /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
-export const getToken = (): EchoThunk<string | null> => (dispatch) => storeSessionOf(dispatch).session.getToken()
+export const getToken = (): EchoThunk<string | null> => (dispatch) => runtimeOf(dispatch).session.getToken()
 
 /**
  * Refetches the balance and the free tier now; resolves to the balance. Rejects with an
@@ -37,7 +38,7 @@ export const getToken = (): EchoThunk<string | null> => (dispatch) => storeSessi
  */
 export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
   if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-  const { appId } = storeSessionOf(dispatch).session.config
+  const { appId } = runtimeOf(dispatch).session.config
   const options = { forceRefetch: true, subscribe: false } as const
   const signedOutMeanwhile = () => notAuthenticated('fetching balance')
   const [balance] = await Promise.all([
@@ -76,7 +77,7 @@ export const setDailyLimit =
       )
     }
     if (!selectIsAuthenticated(getState())) return Promise.reject(notAuthenticated('setting the daily limit'))
-    storeSessionOf(dispatch).money.chooseDailyLimit(limit)
+    runtimeOf(dispatch).spend.chooseDailyLimit(limit)
     return Promise.resolve()
   }
 
@@ -101,7 +102,7 @@ export const createPaymentLink =
   (request: PaymentLinkRequest, { checkoutIn }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-    const { apiUrl } = storeSessionOf(dispatch).session.config
+    const { apiUrl } = runtimeOf(dispatch).session.config
     const returnTo = request?.successUrl ?? pageOrigin()
     const creditBefore = selectCredit(getState())
     const marked =
@@ -137,7 +138,7 @@ function notAuthenticated(action?: string): EchoError {
  * const router = store.dispatch(getEchoRouter())
  */
 export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  storeSessionOf(dispatch).owned(sessionRouter)
+  sessionRouterOf(runtimeOf(dispatch))
 
 /**
  * The session's authorized `fetch`, for a model client an app already uses (the AI SDK's
@@ -149,4 +150,4 @@ export const getEchoRouter = (): ThunkAction<EchoRouter, EchoRootState, unknown,
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: routerUrl, fetch, dangerouslyAllowBrowser: true })
  */
 export const getEchoFetch = (): ThunkAction<FetchFunction, EchoRootState, unknown, UnknownAction> => (dispatch) =>
-  storeSessionOf(dispatch).owned(sessionEchoFetch)
+  sessionEchoFetchOf(runtimeOf(dispatch))

@@ -249,7 +249,7 @@ describe('refresh', () => {
     const store = await signInThroughEcho()
     window.localStorage.setItem(
       'oidc.stale-state',
-      JSON.stringify({ id: 'stale-state', created: 1, request_type: 'si:r' }),
+      JSON.stringify({ id: 'stale-state', client_id: APP_ID, created: 1, request_type: 'si:r' }),
     )
     echo.set({ refuseRefresh: true })
     vi.setSystemTime(Date.now() + 16_000)
@@ -413,7 +413,7 @@ describe('what other tabs and storage hand over', () => {
     expect(Number.isFinite(auth(store).expiresAt)).toBe(true)
   })
 
-  it('a refresh that fails also removes the sign-in this app left half-done (its state and PKCE verifier)', async () => {
+  it("a refresh that fails removes the sign-in this app left half-done long ago, and never a live one's or another app's state", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const echo = serveEcho({ expiresInSeconds: 15 })
     const store = await signInThroughEcho()
@@ -427,15 +427,21 @@ describe('what other tabs and storage hand over', () => {
         created: Math.floor(Date.now() / 1000),
       }),
     )
-    expect(
-      storedKeys().filter((key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs'),
-    ).toHaveLength(1)
+    const abandoned = storedKeys().filter(
+      (key) => key.startsWith('oidc.') && !key.startsWith('oidc.user:') && key !== 'oidc.theirs',
+    )
+    expect(abandoned).toHaveLength(1)
     echo.set({ refuseRefresh: true })
     vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + 16_000)
+    vi.setSystemTime(Date.now() + 16 * 60_000)
+    // A sign-in another provider of this app has just started: its state and PKCE verifier must survive.
+    window.localStorage.setItem(
+      'oidc.live',
+      JSON.stringify({ id: 'live', client_id: APP_ID, created: Math.floor(Date.now() / 1000) }),
+    )
     await store.dispatch(getToken())
     await vi.waitFor(() => expect(auth(store).status).toBe('unauthenticated'))
-    await vi.waitFor(() => expect(storedKeys()).toEqual(['oidc.theirs']))
+    await vi.waitFor(() => expect(storedKeys().sort()).toEqual(['oidc.live', 'oidc.theirs']))
   })
 
   it("a switch to another user in another tab never shows the new user with the old user's balance", async () => {

@@ -41,10 +41,11 @@ function wakeSignals() {
 /** The device's network: while it is down every request to Echo fails as `fetch` does offline. Counts the refreshes tried. */
 function deviceNetwork() {
   let down = false
-  const tried = { tokenRequests: [] as number[] }
+  const tried = { tokenRequests: [] as number[], balanceRequests: [] as number[] }
   server.use(
     http.all(`${ECHO}/*`, async ({ request }) => {
       if ((await request.clone().text()).includes('grant_type=refresh_token')) tried.tokenRequests.push(Date.now())
+      if (new URL(request.url).pathname === '/api/v1/balance') tried.balanceRequests.push(Date.now())
       return down ? HttpResponse.error() : undefined
     }),
   )
@@ -78,6 +79,20 @@ async function signedInTab() {
 
 const stillSignedIn = { status: 'authenticated', user: { id: 'user-1' }, error: null }
 
+/**
+ * After an outage has ended: the balance is asked for again, once, and nothing is said about money,
+ * then or 140 s later (past the two minutes after which a top-up would read late): no top-up, no spend.
+ */
+async function expectBalanceAskedOnceAndNoMoneyNews(store: EchoStore, balanceRequests: number[], before: number) {
+  await vi.waitFor(() => expect(balanceRequests.length).toBe(before + 1))
+  await vi.waitFor(() => expect(store.getState().echo.balance.status).toBe('succeeded'))
+  const untouched = { topUp: null, lastCharge: null, spentThisSession: 0 }
+  expect(store.getState().echo.money).toMatchObject(untouched)
+  await vi.advanceTimersByTimeAsync(140_000)
+  expect(store.getState().echo.money).toMatchObject(untouched)
+  expect(balanceRequests.length).toBe(before + 1)
+}
+
 describe('a refresh that could not reach Echo keeps the user', () => {
   it('offline when the renew timer fires, 28 s: still signed in, reconnecting, nothing wiped, one warning; back online, one refresh and calls work', async () => {
     const { echo, network, wake, store, warned, client } = await signedInTab()
@@ -90,12 +105,14 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     expect(refreshGrants(echo)).toHaveLength(0)
     expect(warned).toHaveBeenCalledTimes(1)
     expect(String(warned.mock.calls[0]?.[0])).toContain(RECONNECTING)
+    const balanceAsked = network.tried.balanceRequests.length
     network.goOnline()
     wake.fire('online')
     await vi.waitFor(() =>
       expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
     )
     expect(refreshGrants(echo)).toHaveLength(1)
+    await expectBalanceAskedOnceAndNoMoneyNews(store, network.tried.balanceRequests, balanceAsked)
     await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
   })
 
@@ -109,12 +126,14 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
     await vi.advanceTimersByTimeAsync(1_000)
+    const balanceAsked = network.tried.balanceRequests.length
     network.goOnline()
     wake.fire('online')
     await vi.waitFor(() =>
       expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
     )
     expect(refreshGrants(echo).map(({ status }) => status)).toEqual([200])
+    await expectBalanceAskedOnceAndNoMoneyNews(store, network.tried.balanceRequests, balanceAsked)
   })
 
   it.each([
@@ -125,7 +144,7 @@ describe('a refresh that could not reach Echo keeps the user', () => {
   ])(
     '%s from the token endpoint, once: the calls waiting reject NETWORK_ERROR, the user stays, and 2 s later the session renews',
     async (_fault, answer) => {
-      const { echo, store, client, logged } = await signedInTab()
+      const { echo, store, client, logged, network } = await signedInTab()
       server.use(http.post(`${ECHO}/api/oauth/token`, answer, { once: true }))
       vi.setSystemTime(Date.now() + 16_000) // the token has expired: Echo answers the call 401
       const calls = await Promise.all(
@@ -136,11 +155,13 @@ describe('a refresh that could not reach Echo keeps the user', () => {
       expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
       expect(window.localStorage.getItem(USER_KEY)).not.toBeNull()
       expect(logged).not.toHaveBeenCalled()
+      const balanceAsked = network.tried.balanceRequests.length
       await vi.advanceTimersByTimeAsync(2_000)
       await vi.waitFor(() =>
         expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
       )
       expect(refreshGrants(echo)).toHaveLength(1)
+      await expectBalanceAskedOnceAndNoMoneyNews(store, network.tried.balanceRequests, balanceAsked)
       await expect(client.balance.get()).resolves.toMatchObject({ balance: 12.5 })
     },
   )
@@ -170,12 +191,16 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     const reloaded = newStore({ onWake: wake.onWake })
     await vi.advanceTimersByTimeAsync(0)
     expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' })
+    // The balance calls the signed-in page made while Echo was down failed.
+    await vi.waitFor(() => expect(reloaded.getState().echo.balance.status).toBe('failed'))
+    const balanceAsked = network.tried.balanceRequests.length
     network.goOnline() // the server came back; the device never went offline, so no `online` event
     await vi.advanceTimersByTimeAsync(2_000)
     await vi.waitFor(() =>
       expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: false, accessToken: 'test-access-2' }),
     )
     expect(refreshGrants(echo)).toHaveLength(1)
+    await expectBalanceAskedOnceAndNoMoneyNews(reloaded, network.tried.balanceRequests, balanceAsked)
   })
 
   it('a page going away mid-refresh (its fetch cancelled) removes nothing: the reloaded page is signed in and renews with the same refresh token', async () => {

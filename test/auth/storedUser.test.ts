@@ -213,29 +213,39 @@ describe('what storage and other tabs hand over is checked', () => {
     )
   })
 
-  it("removes the sign-in states this app left, and any app's older than 15 minutes or unreadable, as oidc-client-ts's clean-up does", () => {
+  it("removes only this app's sign-in states older than 15 minutes: a live sign-in's, another app's and unreadable ones stay", () => {
     const now = 1_800_000_000_000
     const storage = memoryStorage({
-      'oidc.ours-1': JSON.stringify({
-        id: 'ours-1',
+      'oidc.ours-stale': JSON.stringify({
+        id: 'ours-stale',
         client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
         code_verifier: 'v1',
-        created: now / 1000,
+        created: now / 1000 - 15 * 60,
       }),
-      'oidc.ours-2': JSON.stringify({
-        id: 'ours-2',
+      'oidc.ours-live': JSON.stringify({
+        id: 'ours-live',
         client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
         code_verifier: 'v2',
+        created: now / 1000 - 15 * 60 + 1,
+      }),
+      'oidc.ours-undated': JSON.stringify({
+        id: 'ours-undated',
+        client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
+        code_verifier: 'v3',
       }),
       'oidc.theirs': JSON.stringify({ id: 'theirs', client_id: 'other', created: now / 1000 - 60 }),
       'oidc.theirs-stale': JSON.stringify({ id: 'theirs-stale', client_id: 'other', created: now / 1000 - 15 * 60 }),
       'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50': JSON.stringify(stored),
       'oidc.unreadable': '{',
-      unrelated: JSON.stringify({ client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      unrelated: JSON.stringify({ client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', created: 1 }),
     })
     removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', now)
     expect(Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort()).toEqual([
+      'oidc.ours-live',
+      'oidc.ours-undated',
       'oidc.theirs',
+      'oidc.theirs-stale',
+      'oidc.unreadable',
       'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
       'unrelated',
     ])
@@ -252,8 +262,8 @@ describe('what storage and other tabs hand over is checked', () => {
 
   it('skips a sign-in state another tab removes during the sweep, and still removes the others', () => {
     const storage = memoryStorage({
-      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
-      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      'oidc.ours-1': JSON.stringify({ id: 'ours-1', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', created: 1 }),
+      'oidc.ours-2': JSON.stringify({ id: 'ours-2', client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', created: 1 }),
     })
     // The second look at the length still counts 'oidc.ours-2'; by the time its key is read, it is gone.
     removeSignInStates(

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 
 import { EchoAccount, EchoSpend, EchoTopUp, getEchoRouter, refreshBalance } from 'echo-rtk'
-import { topUpCredited, topUpLate, topUpWaiting } from '../../src/store/moneySlice'
+import { topUpCredited, topUpLate, topUpWaiting } from '../../src/store/money/moneySlice'
 import { echoStoresPerTest } from '../support/echoStores'
 import { renderWithEcho } from '../support/renderWithEcho'
 import { serveEcho } from '../support/testEcho'

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { EchoProvider, EchoTopUp, isInsufficientFunds, useEcho, useEchoRouter } from 'echo-rtk'
 
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { BALANCE_REFETCH_DELAY_MS } from '../../src/store/middleware/modelCalls'
+import { BALANCE_REFETCH_DELAY_MS } from '../../src/store/money/billedCalls'
 
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
 import { renderWithEcho } from '../support/renderWithEcho'

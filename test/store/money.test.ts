@@ -7,9 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createPaymentLink, EchoError, getEchoRouter, setDailyLimit, type EchoConfig, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { localDay, spentKey, spentRecord } from '../../src/store/spendRecords'
-import { storeSessionOf } from '../../src/store/storeSession'
-import { TOP_UP_LATE_MS } from '../../src/store/middleware/moneyWatch'
+import { localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
+import { TOP_UP_LATE_MS } from '../../src/store/money/topUpWatch'
 import { resolveConfig } from '../../src/config'
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
 import { sentTo, serveEcho } from '../support/testEcho'
@@ -174,7 +173,7 @@ describe('a top-up after checkout', () => {
     const answered = () =>
       Object.values(store.getState().echoApi.queries).every((query) => query?.status !== QueryStatus.pending)
     const before = asked()
-    storeSessionOf(store.dispatch).money.checkoutPaid()
+    store.dispatch({ type: 'echo/checkoutPaid' })
     expect(money(store).topUp).toEqual({ status: 'waiting', amount: null })
     await vi.waitFor(() => expect(asked() > before && answered()).toBe(true))
     // The next checks find nothing new: still waiting, each one asking Echo again.

@@ -2,14 +2,14 @@ import { afterEach, vi } from 'vitest'
 
 import type { EchoSession } from '../../src/auth/EchoSession'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { storeSessionOf } from '../../src/store/storeSession'
+import { runtimeOf } from '../../src/store/EchoRuntime'
 import { createEchoStore, signIn, stopEchoSession, type EchoConfig, type EchoStore } from '../../src/index'
 import { APP_ID, APP_URL, backFromEcho, ECHO } from './testEcho'
 
 export const CONFIG: EchoConfig = { appId: APP_ID, apiUrl: ECHO, redirectUri: APP_URL }
 
 /** The session a store's middleware holds. */
-export const sessionOf = (store: EchoStore): EchoSession => storeSessionOf(store.dispatch).session
+export const sessionOf = (store: EchoStore): EchoSession => runtimeOf(store.dispatch).session
 
 /** A Web Locks stand-in shared by the "tabs" of one test: one holder per name at a time. */
 export function fakeLocks(): NonNullable<EchoEnvironment['locks']> {

@@ -8,7 +8,7 @@ import { EchoProvider, echoReducers, type EchoConfig, type EchoRootState } from 
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { isAskSession } from '../../src/api/query/sessionPort'
-import type { StoreSession } from '../../src/store/storeSession'
+import type { EchoRuntime } from '../../src/store/EchoRuntime'
 import { CONFIG } from './echoStores'
 
 /** Renders `ui` inside `<EchoProvider>`, in StrictMode as every test here does. */
@@ -39,16 +39,21 @@ export function storeWithSessionOverrides(
   const override: Middleware = () => (next) => (action) => {
     const answer = next(action)
     if (!isAskSession(action) || answer === undefined) return answer
-    const storeSession = answer as StoreSession
-    const { session } = storeSession
-    const overridden = new Proxy(session, {
+    const runtime = answer as EchoRuntime
+    const overridden = new Proxy(runtime.session, {
       get: (target, name) => {
         if (typeof name === 'string' && name in overrides) return overrides[name]
         const value: unknown = Reflect.get(target, name, target)
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },
     })
-    return { ...storeSession, session: overridden }
+    return new Proxy(runtime, {
+      get: (target, name) => {
+        if (name === 'session') return overridden
+        const value: unknown = Reflect.get(target, name, target)
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+      },
+    })
   }
   return configureStore({
     reducer: echoReducers,

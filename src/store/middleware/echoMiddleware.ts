@@ -1,39 +1,14 @@
-import {
-  createAction,
-  isAction,
-  type Dispatch,
-  type Middleware,
-  type Store,
-  type UnknownAction,
-} from '@reduxjs/toolkit'
-import { setupListeners } from '@reduxjs/toolkit/query'
+import { createAction, isAction, type Middleware, type Store, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../../api/query/echoApi'
 import { askSession, isAskSession } from '../../api/query/sessionPort'
-import {
-  missingMiddlewareMessage,
-  missingReducersMessage,
-  noSessionMessage,
-  otherConfigMessage,
-} from '../../api/query/setupMessages'
-import { EchoSession, type SessionReporter } from '../../auth/EchoSession'
-import { afterPaint, sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
+import { missingMiddlewareMessage, missingReducersMessage, otherConfigMessage } from '../../api/query/setupMessages'
+import type { EchoSession } from '../../auth/EchoSession'
+import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
-import {
-  sessionReset,
-  signedIn,
-  signedOut,
-  signInFailed,
-  signInStarted,
-  tokenRefreshed,
-  tokenRefreshInterrupted,
-  tokenRefreshStarted,
-} from '../authSlice'
-import type { EchoRootState } from '../echoReducer'
-import type { Owned, StoreSession } from '../storeSession'
-import { BalanceFollower } from './balanceFollower'
-import { checkoutPaid } from '../moneySlice'
-import { MoneyWatch } from './moneyWatch'
+import { sessionReset } from '../authSlice'
+import { EchoRuntime } from '../EchoRuntime'
+import { checkoutPaid } from '../money/moneySlice'
 
 /**
  * Starts the store's Echo session with `config` (once; the same config again is a no-op). The
@@ -50,122 +25,48 @@ export interface EchoMiddlewareOptions {
 }
 
 /**
- * The session middleware: each store's one session (never module-global: made at the first start,
- * kept for the store's life) and what the store builds on it, RTK Query's focus and reconnect
- * refetching, and the balance that follows the signed-in user.
+ * The session middleware: it routes actions to the store's one runtime (never module-global: made
+ * at the first start, kept until the store's echo-rtk state is reset), which does the work.
  */
 function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
-    const dispatch = store.dispatch
-    let session: EchoSession | undefined
-    let environment: EchoEnvironment | undefined
-    let stopListening: (() => void) | undefined
-    /** What the store made on the session (the model router, the session fetch), and what stops it with the session. */
-    const made = new Map<Owned<unknown>, unknown>()
-    const stopHooks: (() => void)[] = []
-    const balance = new BalanceFollower(dispatch, afterPaint)
-    const money = new MoneyWatch(dispatch, () => store.getState() as EchoRootState)
-
-    const owned = <T>(create: Owned<T>): T => {
-      if (session === undefined || environment === undefined) throw new Error(noSessionMessage())
-      if (!made.has(create))
-        made.set(
-          create,
-          create({ session, environment, dispatch, money, owned, onStop: (hook) => stopHooks.push(hook) }),
-        )
-      return made.get(create) as T
-    }
-    /** The answer to the RTK Query layer's request for the session: `undefined` before it starts. */
-    const answer = (): StoreSession | undefined =>
-      session === undefined
-        ? undefined
-        : { session, money, owned, config: session.config, sendAuthorized: session.sendAuthorized }
+    let runtime: EchoRuntime | undefined
 
     const start = (config: EchoConfig): EchoSession => {
       assertEchoReducers(store.getState())
       const resolved = resolveConfig(config)
-      if (session !== undefined && configKey(session.config) !== configKey(resolved)) {
-        throw new Error(otherConfigMessage(session.config.appId, session.config.apiUrl))
+      if (runtime !== undefined && configKey(runtime.config) !== configKey(resolved)) {
+        throw new Error(otherConfigMessage(runtime.config.appId, runtime.config.apiUrl))
       }
-      environment ??= sessionEnvironment(overrides)
-      // Bundlers replace NODE_ENV, and drop the warning from production builds.
-      if (session === undefined && process.env.NODE_ENV !== 'production')
-        for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
-      session ??= new EchoSession(resolved, sessionReports(dispatch, money), environment)
-      money.use(environment, session.config)
-      session.start()
-      // Coming back to the page (focus, back online) refetches the balance.
-      stopListening ??= typeof window === 'undefined' ? undefined : setupListeners(dispatch, listenToWindow)
-      return session
-    }
-    const stop = () => {
-      stopListening?.()
-      stopListening = undefined
-      for (const hook of stopHooks) hook()
-      money.stop()
-      session?.stop()
+      if (runtime === undefined) {
+        const environment = sessionEnvironment(overrides)
+        // Bundlers replace NODE_ENV, and drop the warning from production builds.
+        if (process.env.NODE_ENV !== 'production')
+          for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
+        runtime = new EchoRuntime(store, resolved, environment)
+      }
+      runtime.start()
+      return runtime.session
     }
 
     return (next) => (action) => {
-      if (isAskSession(action)) return answer()
+      if (isAskSession(action)) return runtime
       if (startEchoSession.match(action)) return start(action.payload)
-      if (stopEchoSession.match(action)) return stop()
-      if (checkoutPaid.match(action)) return money.checkoutPaid()
+      if (stopEchoSession.match(action)) return runtime?.stop()
+      if (checkoutPaid.match(action)) return runtime?.checkoutPaid()
       if (sessionReset.match(action)) {
-        stop()
-        stopHooks.length = 0
-        made.clear()
-        session = undefined
-        environment = undefined
+        const reset = runtime
+        runtime = undefined
+        reset?.stop()
         const result = next(action)
-        balance.reset()
+        store.dispatch(echoApi.util.resetApiState())
         return result
       }
-      balance.prepare(action as UnknownAction)
+      runtime?.prepare(action as UnknownAction)
       const result = next(action)
-      balance.follow(action as UnknownAction, session?.config.appId)
-      money.follow(action as UnknownAction)
+      runtime?.follow(action as UnknownAction)
       return result
     }
-  }
-}
-
-/** What the session reports, as the store's actions. */
-function sessionReports(dispatch: Dispatch, money: MoneyWatch): SessionReporter {
-  return {
-    signInStarted: (inWindow) => dispatch(signInStarted(inWindow === true)),
-    signedIn: (snapshot) => dispatch(signedIn(snapshot)),
-    signInFailed: (error, arrivedBy) => dispatch(signInFailed(error, arrivedBy)),
-    tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
-    tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
-    tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
-    signedOut: (ended) => dispatch(signedOut(ended)),
-    // Credits bought, here or in another tab: the balance is watched until they arrive.
-    balanceChanged: (creditBefore) => money.checkoutPaid(creditBefore),
-  }
-}
-
-/** The browser's signals RTK Query refetches on, and the RTK Query action each one is. */
-type ListenerActions = Parameters<NonNullable<Parameters<typeof setupListeners>[1]>>[1]
-
-/**
- * RTK Query's focus and reconnect listeners, this store's own (its `setupListeners` with a handler
- * of ours): before Redux Toolkit 2.14 its default handler listened for the first store of a page
- * only, so a second store (the app's own, or a second provider's) never refetched.
- */
-function listenToWindow(
-  dispatch: Dispatch,
-  { onFocus, onFocusLost, onOnline, onOffline }: ListenerActions,
-): () => void {
-  const handlers: Record<string, () => void> = {
-    focus: () => dispatch(onFocus()),
-    visibilitychange: () => dispatch(document.visibilityState === 'visible' ? onFocus() : onFocusLost()),
-    online: () => dispatch(onOnline()),
-    offline: () => dispatch(onOffline()),
-  }
-  for (const [event, handler] of Object.entries(handlers)) window.addEventListener(event, handler)
-  return () => {
-    for (const [event, handler] of Object.entries(handlers)) window.removeEventListener(event, handler)
   }
 }
 

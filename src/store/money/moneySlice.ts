@@ -1,6 +1,6 @@
 import { createAction, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit'
 
-import { sessionReset, signedOut } from './authSlice'
+import { sessionReset, signedOut } from '../authSlice'
 
 /** What Echo charged for one answer, or for calls that overlapped (then `calls` counts them). */
 export interface EchoCharge {

@@ -3,37 +3,10 @@ import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 import { echoApi } from '../../api/query/echoApi'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
-import { EchoError } from '../../errors'
 import { signedIn, signedOut, signInFailed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
-import {
-  charged,
-  dailyLimitChosen,
-  moneyLoaded,
-  spentTodayChanged,
-  topUpCredited,
-  topUpLate,
-  topUpWaiting,
-} from '../moneySlice'
-import { selectCredit, selectDailyLimit, SPENT_AT_OR_BELOW_USD } from '../selectors'
-import {
-  dailyLimitKey,
-  dailyLimitRecord,
-  localDay,
-  roundUsd,
-  spentKey,
-  spentOn,
-  spentRecord,
-  storedDailyLimit,
-  untilMidnight,
-} from '../spendRecords'
-
-/** After checkout, the balance is asked again after these many seconds, then every 30 s. */
-export const TOP_UP_CHECKS_S = [2, 4, 8, 15, 30]
-/** A top-up whose credits have not arrived after this long is late (and still waited for). */
-export const TOP_UP_LATE_MS = 2 * 60_000
-/** After this long a top-up is no longer waited for: it stays late. */
-const TOP_UP_GIVE_UP_MS = 15 * 60_000
+import { charged, dailyLimitChosen, moneyLoaded, spentTodayChanged } from './moneySlice'
+import { selectCredit } from '../selectors'
 
 /** Billed calls that overlap, with the credit before the first: what they cost together is known once all have ended. */
 interface Batch {
@@ -55,12 +28,13 @@ interface Batch {
 }
 
 /**
- * The user's money, watched for them: what each answer cost (the credit before the billed calls
- * and after them, calls that overlapped counted as one batch), today's total per user and app in
- * storage (every tab, across reloads, from the local midnight), the daily limit, and a top-up
- * after checkout waited for until the credits arrive. Kept by the session middleware, one per store.
+ * The user's spend, watched for them: what each answer cost (the credit before the billed calls and
+ * after them, calls that overlapped counted as one batch), today's total per user and app in storage
+ * (every tab, across reloads, from the local midnight), and the user's own daily limit, both kept in
+ * storage by the records at the end of this file (the limit is enforced by the billed fetch). Kept by
+ * the store's runtime; stopped, it writes nothing and arms no timer.
  */
-export class MoneyWatch {
+export class SpendWatch {
   readonly #dispatch: Dispatch
   readonly #getState: () => EchoRootState
   #env: EchoEnvironment | undefined
@@ -69,7 +43,6 @@ export class MoneyWatch {
   #batch: Batch | null = null
   #stopListening: (() => void) | undefined
   #midnight: unknown
-  #topUp: { creditBefore: number | null; since: number; check: unknown } | null = null
 
   constructor(dispatch: Dispatch, getState: () => EchoRootState) {
     this.#dispatch = dispatch
@@ -77,7 +50,7 @@ export class MoneyWatch {
   }
 
   /** The session starts (again) with this browser and config: a user signed in before a stop is watched again. */
-  use(env: EchoEnvironment, config: ResolvedEchoConfig): void {
+  start(env: EchoEnvironment, config: ResolvedEchoConfig): void {
     this.#env = env
     this.#config = config
     const user = this.#getState().echo.auth.user
@@ -90,27 +63,9 @@ export class MoneyWatch {
       if (action.payload.user.id !== this.#userId) this.#load(action.payload.user.id)
     } else if (signedOut.match(action) || signInFailed.match(action)) {
       this.stop()
-    } else if (this.#batch?.endedAt != null || this.#topUp !== null) {
-      this.#balanceAnswered(action)
+    } else if (this.#batch?.endedAt != null) {
+      this.#balanceAnswered(action, this.#batch)
     }
-  }
-
-  /**
-   * Why a billed call may not be sent now (today's limit reached), or `null`: asked before the
-   * call, so a refused call sends nothing.
-   */
-  refusal(): EchoError | null {
-    const state = this.#getState()
-    const limit = selectDailyLimit(state)
-    const spent = state.echo.money.spentToday
-    if (limit === null || spent === null || spent < limit) return null
-    return new EchoError({
-      code: 'UNKNOWN_ERROR',
-      reason: 'spend-limit',
-      message:
-        `Today's limit for this app is reached ($${spent.toFixed(2)} of $${limit.toFixed(2)}): ` +
-        'raise it in your Echo account to keep going',
-    })
   }
 
   /** A billed call is being sent. */
@@ -161,23 +116,10 @@ export class MoneyWatch {
     this.#dispatch(dailyLimitChosen(limit))
   }
 
-  /**
-   * Checkout said it was paid (here or in another tab): the balance is asked on a backoff until it
-   * rises above `creditBefore` (a checkout this page came back from says it), else the credit now.
-   */
-  checkoutPaid(creditBefore?: number | null): void {
-    this.#clearTopUp()
-    const before = creditBefore ?? selectCredit(this.#getState())
-    this.#topUp = { creditBefore: before, since: this.#now(), check: undefined }
-    this.#dispatch(topUpWaiting())
-    this.#checkTopUp(0)
-  }
-
   /** Nobody to watch: timers and listeners stop. */
   stop(): void {
     this.#userId = null
     this.#batch = null
-    this.#clearTopUp()
     this.#stopListening?.()
     this.#stopListening = undefined
     this.#env?.clearTimeout(this.#midnight)
@@ -219,23 +161,21 @@ export class MoneyWatch {
     )
   }
 
-  #balanceAnswered(action: UnknownAction): void {
+  /**
+   * A balance request or answer after the batch ended. Only the answers to requests asked after it
+   * show its cost (every Redux Toolkit has request ids; not every one stamps an answer with when it was asked).
+   */
+  #balanceAnswered(action: UnknownAction, batch: Batch): void {
     const { getBalance, getFreeBalance } = echoApi.endpoints
-    const batch = this.#batch
-    // Only the answers to requests asked after the batch ended show its cost (every Redux Toolkit
-    // has request ids; not every one stamps an answer with when it was asked).
-    if (batch?.endedAt != null) {
-      if (getBalance.matchPending(action)) batch.paidAsked = action.meta.requestId
-      else if (getFreeBalance.matchPending(action)) batch.freeTierAsked = action.meta.requestId
-      else if (getBalance.matchFulfilled(action) && action.meta.requestId === batch.paidAsked) batch.paidAnswered = true
-      else if (
-        (getFreeBalance.matchFulfilled(action) || getFreeBalance.matchRejected(action)) &&
-        action.meta.requestId === batch.freeTierAsked
-      )
-        batch.freeTierAnswered = true
-      if (batch.paidAnswered && batch.freeTierAnswered) this.#settle(batch)
-    }
-    if (getBalance.matchFulfilled(action) && this.#topUp !== null) this.#topUpAnswered(this.#topUp.creditBefore)
+    if (getBalance.matchPending(action)) batch.paidAsked = action.meta.requestId
+    else if (getFreeBalance.matchPending(action)) batch.freeTierAsked = action.meta.requestId
+    else if (getBalance.matchFulfilled(action) && action.meta.requestId === batch.paidAsked) batch.paidAnswered = true
+    else if (
+      (getFreeBalance.matchFulfilled(action) || getFreeBalance.matchRejected(action)) &&
+      action.meta.requestId === batch.freeTierAsked
+    )
+      batch.freeTierAnswered = true
+    if (batch.paidAnswered && batch.freeTierAnswered) this.#settle(batch)
   }
 
   /** Both halves of the balance after the batch are in: what it cost, added to today's total. */
@@ -253,32 +193,64 @@ export class MoneyWatch {
     this.#dispatch(charged({ charge: { amount, calls: batch.calls, at: this.#now() }, spentToday }))
   }
 
-  #topUpAnswered(creditBefore: number | null): void {
-    const credit = selectCredit(this.#getState())
-    if (credit === null) return
-    // A checkout this page came back to knows no credit from before: the first figure is the one after.
-    if (creditBefore !== null && credit <= creditBefore + SPENT_AT_OR_BELOW_USD) return
-    this.#clearTopUp()
-    this.#dispatch(topUpCredited(creditBefore === null ? null : roundUsd(credit - creditBefore)))
-  }
-
-  #checkTopUp(index: number): void {
-    const topUp = this.#topUp
-    if (topUp === null) return
-    this.#dispatch(echoApi.util.invalidateTags(['Balance']))
-    const waited = this.#now() - topUp.since
-    if (waited >= TOP_UP_LATE_MS) this.#dispatch(topUpLate())
-    if (waited >= TOP_UP_GIVE_UP_MS) return void (topUp.check = undefined)
-    const seconds = TOP_UP_CHECKS_S[index] ?? 30
-    topUp.check = this.#env!.setTimeout(() => this.#checkTopUp(index + 1), seconds * 1_000)
-  }
-
-  #clearTopUp(): void {
-    if (this.#topUp !== null) this.#env?.clearTimeout(this.#topUp.check)
-    this.#topUp = null
-  }
-
   #now(): number {
     return this.#env?.now() ?? Date.now()
+  }
+}
+
+// What a user spent in an app, per local day, and their daily limit for it: kept in storage, so a
+// reload keeps today's figure and every tab of the app reads the same.
+
+/** The storage key of what `userId` spent in this app. */
+export const spentKey = (config: ResolvedEchoConfig, userId: string): string =>
+  `echo-rtk:spent:${config.apiUrl}:${config.appId}:${userId}`
+
+/** The storage key of `userId`'s own daily limit for this app. */
+export const dailyLimitKey = (config: ResolvedEchoConfig, userId: string): string =>
+  `echo-rtk:daily-limit:${config.apiUrl}:${config.appId}:${userId}`
+
+/** The local calendar day of `nowMs`, as `YYYY-MM-DD`: a day's spend starts at the user's own midnight. */
+export function localDay(nowMs: number): string {
+  const date = new Date(nowMs)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`
+}
+
+/** Milliseconds from `nowMs` to the next local midnight. */
+export function untilMidnight(nowMs: number): number {
+  const next = new Date(nowMs)
+  next.setHours(24, 0, 0, 0)
+  return next.getTime() - nowMs
+}
+
+/** What the stored record says was spent on `day`: 0 for another day, or a record that is not one. */
+export function spentOn(text: string | null, day: string): number {
+  const record = parse(text) as { day?: unknown; amount?: unknown } | null
+  return record?.day === day && typeof record.amount === 'number' && Number.isFinite(record.amount) ? record.amount : 0
+}
+
+/** The record of `amount` spent on `day`, for storage. */
+export const spentRecord = (day: string, amount: number): string => JSON.stringify({ day, amount })
+
+/** The stored daily limit: a number, `null` for none, or `undefined` when the user never chose. */
+export function storedDailyLimit(text: string | null): number | null | undefined {
+  const record = parse(text) as { limit?: unknown } | null
+  if (record === null || !('limit' in record)) return undefined
+  const { limit } = record
+  return limit === null || (typeof limit === 'number' && Number.isFinite(limit) && limit > 0) ? limit : undefined
+}
+
+/** The record of the user's daily limit, for storage. */
+export const dailyLimitRecord = (limit: number | null): string => JSON.stringify({ limit })
+
+/** Dollars kept to a hundredth of a cent: a sum of charges does not drift into `0.30000000000000004`. */
+export const roundUsd = (usd: number): number => Math.round(usd * 10_000) / 10_000
+
+function parse(text: string | null): unknown {
+  try {
+    const value: unknown = JSON.parse(text ?? 'null')
+    return typeof value === 'object' ? value : null
+  } catch {
+    return null
   }
 }

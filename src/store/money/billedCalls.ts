@@ -1,0 +1,207 @@
+import type { Dispatch } from '@reduxjs/toolkit'
+
+import { createAuthorizedSend, createEchoFetch } from '../../api/authorizedFetch'
+import { echoApi } from '../../api/query/echoApi'
+import { routerOver } from '../../api/router/createEchoRouter'
+import type { EchoRouter } from '../../api/router/EchoRouter'
+import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
+import type { FetchFunction } from '../../api/tokenProvider'
+import { whenBodyEnds } from '../../api/whenBodyEnds'
+import type { EchoSession } from '../../auth/EchoSession'
+import type { EchoEnvironment } from '../../auth/environment'
+import type { ResolvedEchoConfig } from '../../config'
+import { EchoError } from '../../errors'
+import { insufficientFundsDetected } from '../balanceSlice'
+import type { EchoRootState } from '../echoReducer'
+import { selectDailyLimit, selectIsSpendLimitReached } from '../selectors'
+import type { EchoRuntime } from '../EchoRuntime'
+import type { SpendWatch } from './spendWatch'
+
+/**
+ * Calls that end within this long of each other share one balance refetch, which comes once none has ended for this
+ * long.
+ */
+export const BALANCE_REFETCH_DELAY_MS = 300
+
+// Every billed call of a store: the fetch under them (the one gate of the daily limit, the 402, the balance
+// refetched after a call and the spend it cost), and the session's fetch and router that send over it.
+
+/** The session's fetch for model clients (`useEchoFetch()`, `getEchoFetch()`), the store's runtime keeps it. */
+export const sessionEchoFetchOf = (runtime: EchoRuntime): FetchFunction =>
+  runtime.echoFetch(() => createSessionEchoFetch(runtime.session, runtime.billedFetch(createBilledFetch)))
+
+/** The session's model router (`useEchoRouter()`, `getEchoRouter()`), the store's runtime keeps it. */
+export const sessionRouterOf = (runtime: EchoRuntime): EchoRouter =>
+  runtime.router(() => createSessionRouter(runtime.session, runtime.billedFetch(createBilledFetch)))
+
+/** What the billed fetch is made of: the store's settings, browser and state, and its spend. */
+export interface BilledFetchParts {
+  config: Pick<ResolvedEchoConfig, 'baseRouterUrl' | 'serverOrigins'>
+  environment: Pick<EchoEnvironment, 'fetch' | 'setTimeout' | 'clearTimeout'>
+  dispatch: Dispatch
+  getState: () => EchoRootState
+  spend: Pick<SpendWatch, 'callStarted' | 'callRefused' | 'callEnded'>
+}
+
+/** The billed fetch, and how to cancel the balance refetch it has pending (the store's runtime stops). */
+export interface BilledFetch {
+  fetch: FetchFunction
+  stop(): void
+}
+
+/**
+ * The plain fetch under every model call of a store's session, and the one gate of the user's
+ * money: a billed call past today's limit is refused here before anything is sent; a 402 marks the
+ * user out of credits; and when an answer that billed the user ends (the router's, or an app
+ * server's route that spent the token there: read through, streamed to its end, stopped or failed)
+ * the balance is refetched, once for a burst of calls, and the spend watch learns what it cost. From
+ * the app's own servers only a 402 that says so (`X-Echo-Reason: insufficient-funds`) is Echo's.
+ */
+export function createBilledFetch({ config, environment, dispatch, getState, spend }: BilledFetchParts): BilledFetch {
+  const routerOrigin = new URL(config.baseRouterUrl).origin
+  const servers = config.serverOrigins
+  let pending: unknown
+  let endedWhileWaiting = false
+  const stop = () => {
+    environment.clearTimeout(pending)
+    pending = undefined
+    endedWhileWaiting = false
+  }
+  // One timer for a burst, set back once more when a call ends while it waits, rather than a new
+  // timer on every call: that costs more than the rest of a call's own work.
+  const refetchWhenQuiet = () => {
+    if (endedWhileWaiting) {
+      endedWhileWaiting = false
+      pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
+    } else {
+      pending = undefined
+      dispatch(echoApi.util.invalidateTags(['Balance']))
+    }
+  }
+  const refetchBalanceSoon = () => {
+    if (pending === undefined) pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
+    else endedWhileWaiting = true
+  }
+  const ended = () => {
+    spend.callEnded()
+    refetchBalanceSoon()
+  }
+  const fetch: FetchFunction = async (input, init) => {
+    const origin = originOf(input)
+    const fromServer = origin !== null && servers.includes(origin)
+    // Only the router bills, directly or behind an app's route (a call to Echo's own API may be the
+    // balance call itself).
+    const billed = origin === routerOrigin || fromServer
+    if (!billed) return environment.fetch(input, init)
+    // Past today's limit a billed call is refused before anything is sent.
+    if (selectIsSpendLimitReached(getState())) throw spendLimitReached(getState())
+    spend.callStarted()
+    let response: Response
+    try {
+      response = await environment.fetch(input, init)
+    } catch (error) {
+      spend.callEnded()
+      throw error
+    }
+    if (response.status === 402 && (!fromServer || saysOutOfCredits(response))) {
+      dispatch(insufficientFundsDetected())
+      spend.callRefused()
+    }
+    // A 401 is cured by the refresh and sent again; only the answer that counts is watched.
+    if (response.status === 401) {
+      spend.callEnded()
+      return response
+    }
+    // A whole answer (of known length, or JSON) was billed before it was sent; only a stream is
+    // billed as it goes, so only a stream is watched to its end.
+    if (response.headers.has('content-length')) {
+      ended()
+      return response
+    }
+    if (!isStream(response)) {
+      ended()
+      return readWhole(response)
+    }
+    return whenBodyEnds(response, init?.signal, ended)
+  }
+  return { fetch, stop }
+}
+
+/**
+ * Whether an answer without a length streams: anything but JSON (Echo's router sends streams with no Content-Type at
+ * all).
+ */
+function isStream(response: Response): boolean {
+  return !/[/+]json\b/i.test(response.headers.get('content-type') ?? '')
+}
+
+/**
+ * A JSON answer sent in chunks, read whole by the browser itself and handed on from memory. A body
+ * read chunk by chunk in script (as the AI SDK's clients read it) is, in Chromium, sometimes listed
+ * as a cancelled request once done (net::ERR_ABORTED, though every byte came), which DevTools and
+ * monitoring report as a failure; the browser's own reading is not.
+ */
+async function readWhole(response: Response): Promise<Response> {
+  const body = await response.arrayBuffer()
+  const whole = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
+  Object.defineProperty(whole, 'url', { value: response.url })
+  return whole
+}
+
+/** Why a billed call was not sent: today's limit for this app is reached. */
+function spendLimitReached(state: EchoRootState): EchoError {
+  const spent = state.echo.money.spentToday ?? 0
+  const limit = selectDailyLimit(state) ?? 0
+  return new EchoError({
+    code: 'UNKNOWN_ERROR',
+    reason: 'spend-limit',
+    message:
+      `Today's limit for this app is reached ($${spent.toFixed(2)} of $${limit.toFixed(2)}): ` +
+      'raise it in your Echo account to keep going',
+  })
+}
+
+/**
+ * The session's authorized fetch for any model client (`useEchoFetch()`), over `billedFetch`: the
+ * user's token, the one shared refresh and marked retry, the money kept in the store, and the token
+ * sent only to the session's API and router origins and the app's own `serverOrigins`.
+ */
+function createSessionEchoFetch(session: EchoSession, billedFetch: FetchFunction): FetchFunction {
+  const { apiUrl, baseRouterUrl, serverOrigins, signInOnDemand } = session.config
+  const echoFetch = createEchoFetch({
+    tokenProvider: session.coordinator,
+    fetch: billedFetch,
+    allowedOrigins: [apiUrl, baseRouterUrl],
+    serverOrigins,
+  })
+  if (!signInOnDemand) return echoFetch
+  const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
+  return (input, init) => {
+    // A call that could never carry the token opens no sign-in window: it fails as it would signed in.
+    assertTokenOrigin(input, origins)
+    return afterSignInForCall(session, () => echoFetch(input, init))
+  }
+}
+
+/** The model router of a store's session, on the same billed fetch. */
+function createSessionRouter(session: EchoSession, billedFetch: FetchFunction): EchoRouter {
+  const { baseRouterUrl, signInOnDemand } = session.config
+  const sendAuthorized = createAuthorizedSend({ tokenProvider: session.coordinator, fetch: billedFetch })
+  return routerOver(
+    signInOnDemand ? (input, init) => afterSignInForCall(session, () => sendAuthorized(input, init)) : sendAuthorized,
+    baseRouterUrl,
+  )
+}
+
+/**
+ * `call()`, after the sign-in it needs when nobody is signed in and the app asked for sign-in on
+ * demand (in a window, opened now, still inside the click that made the call); at once otherwise.
+ */
+function afterSignInForCall<T>(session: EchoSession, call: () => Promise<T>): Promise<T> {
+  const signingIn = session.signInForCall()
+  return signingIn === undefined ? call() : signingIn.then(call)
+}

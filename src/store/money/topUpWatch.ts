@@ -1,0 +1,214 @@
+import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
+
+import { echoApi } from '../../api/query/echoApi'
+import type { EchoEnvironment } from '../../auth/environment'
+import type { ResolvedEchoConfig } from '../../config'
+import { signedOut, signInFailed } from '../authSlice'
+import type { EchoRootState } from '../echoReducer'
+import { selectCredit, SPENT_AT_OR_BELOW_USD } from '../selectors'
+import { topUpCredited, topUpLate, topUpWaiting } from './moneySlice'
+import { roundUsd } from './spendWatch'
+
+/** After checkout, the balance is asked again after these many seconds, then every 30 s. */
+export const TOP_UP_CHECKS_S = [2, 4, 8, 15, 30]
+/** A top-up whose credits have not arrived after this long is late (and still waited for). */
+export const TOP_UP_LATE_MS = 2 * 60_000
+/** After this long a top-up is no longer waited for: it stays late. */
+const TOP_UP_GIVE_UP_MS = 15 * 60_000
+
+/** What tabs say to each other about money: a checkout paid in one of them. */
+const CHECKOUT_PAID = { type: 'checkout-paid' } as const
+
+interface PendingTopUp {
+  /** The credit the top-up must rise above; `null` when this page knew no figure from before. */
+  creditBefore: number | null
+  since: number
+  /** The next check of the balance: armed, `undefined` while stopped, `null` once given up. */
+  check: unknown
+  /** Which of `TOP_UP_CHECKS_S` the next check is. */
+  round: number
+}
+
+/**
+ * A top-up, confirmed for the user: entered only when a checkout said it was paid (this page is its
+ * return, or another tab's message says one was), then the balance is asked on a backoff until it
+ * rises (`waiting`), `late` after two minutes, `credited` with the amount when it arrives. Nothing
+ * else (an outage that ends, a balance that rose for another reason) starts it. One per store, kept
+ * by the store's runtime; stopped, it checks nothing and tells no tab.
+ */
+export class TopUpWatch {
+  readonly #dispatch: Dispatch
+  readonly #getState: () => EchoRootState
+  #env: EchoEnvironment | undefined
+  #channel: BroadcastChannel | undefined
+  #stopListening: (() => void) | undefined
+  #running = false
+  #tookPageReturn = false
+  #topUp: PendingTopUp | null = null
+
+  constructor(dispatch: Dispatch, getState: () => EchoRootState) {
+    this.#dispatch = dispatch
+    this.#getState = getState
+  }
+
+  /**
+   * Listens to the other tabs and, the first time, takes this page's checkout return (telling the
+   * other tabs); a top-up waited for before a stop is checked again.
+   */
+  start(env: EchoEnvironment, config: ResolvedEchoConfig): void {
+    this.#env = env
+    this.#running = true
+    const channel = env.openChannel?.(`echo-rtk:money:${config.apiUrl}:${config.appId}`)
+    if (channel !== undefined) {
+      const onMessage = ({ data }: MessageEvent<unknown>) =>
+        (data as { type?: unknown } | null)?.type === CHECKOUT_PAID.type && this.paid()
+      channel.addEventListener('message', onMessage)
+      this.#channel = channel
+      this.#stopListening = () => {
+        channel.removeEventListener('message', onMessage)
+        channel.close()
+      }
+    }
+    if (!this.#tookPageReturn) {
+      this.#tookPageReturn = true
+      takeCheckoutReturn(env, (creditBefore) => {
+        this.#channel?.postMessage(CHECKOUT_PAID)
+        this.paid(creditBefore)
+      })
+    }
+    if (this.#topUp !== null && this.#topUp.check === undefined) this.#check()
+  }
+
+  /** No check runs and no tab is heard or told until the next start; a top-up under way is kept. */
+  stop(): void {
+    this.#running = false
+    this.#stopListening?.()
+    this.#stopListening = undefined
+    this.#channel = undefined
+    const topUp = this.#topUp
+    if (topUp === null || topUp.check === null) return
+    this.#env?.clearTimeout(topUp.check)
+    topUp.check = undefined
+  }
+
+  /**
+   * A checkout said it was paid (here or in another tab): the balance is asked on a backoff until it
+   * rises above `creditBefore` (a checkout this page came back from says it), else the credit now.
+   */
+  paid(creditBefore?: number | null): void {
+    this.#clear()
+    const before = creditBefore ?? selectCredit(this.#getState())
+    this.#topUp = { creditBefore: before, since: this.#now(), check: undefined, round: 0 }
+    this.#dispatch(topUpWaiting())
+    this.#check()
+  }
+
+  /** Called after every action has reached the reducers. */
+  follow(action: UnknownAction): void {
+    if (signedOut.match(action) || signInFailed.match(action)) return this.#clear()
+    if (this.#topUp === null || !echoApi.endpoints.getBalance.matchFulfilled(action)) return
+    const credit = selectCredit(this.#getState())
+    if (credit === null) return
+    const { creditBefore } = this.#topUp
+    // A checkout this page came back to knows no credit from before: the first figure is the one after.
+    if (creditBefore !== null && credit <= creditBefore + SPENT_AT_OR_BELOW_USD) return
+    this.#clear()
+    this.#dispatch(topUpCredited(creditBefore === null ? null : roundUsd(credit - creditBefore)))
+  }
+
+  #check(): void {
+    const topUp = this.#topUp
+    if (topUp === null || !this.#running || this.#env === undefined) return
+    this.#dispatch(echoApi.util.invalidateTags(['Balance']))
+    const waited = this.#now() - topUp.since
+    if (waited >= TOP_UP_LATE_MS) this.#dispatch(topUpLate())
+    if (waited >= TOP_UP_GIVE_UP_MS) return void (topUp.check = null)
+    const seconds = TOP_UP_CHECKS_S[topUp.round] ?? 30
+    topUp.round += 1
+    topUp.check = this.#env.setTimeout(() => {
+      topUp.check = undefined
+      this.#check()
+    }, seconds * 1_000)
+  }
+
+  #clear(): void {
+    if (this.#topUp !== null) this.#env?.clearTimeout(this.#topUp.check)
+    this.#topUp = null
+  }
+
+  #now(): number {
+    return this.#env?.now() ?? Date.now()
+  }
+}
+
+// A checkout's way back to the app: `successUrl` marked so the page it loads knows it is the return
+// from a checkout that said it was paid. That mark is the only thing in this tab that starts waiting
+// for a top-up (the other tabs learn it from this one's message).
+
+/**
+ * Where checkout opens: in a new tab (which closes itself when checkout returns to the app), or
+ * in this tab (which the app then loads again).
+ */
+export type CheckoutIn = 'new-tab' | 'this-tab'
+
+/** The query parameter that marks the app's page as the return from checkout: `tab` or `page`. @internal */
+export const TOP_UP_RETURN = 'echo_top_up'
+
+/** The query parameter that carries the credit before a checkout in this tab back to the page it returns to. @internal */
+export const CREDIT_BEFORE = 'echo_credit_before'
+
+/**
+ * `successUrl` marked as the return from a checkout opened `checkoutIn`, so the page it loads
+ * knows to tell the app's other tabs (and, in a tab the app opened for it, to close itself). A
+ * checkout in this tab also carries the credit before it (`creditBefore`, when known): the page it
+ * comes back to knows no figure of its own to tell the credits' arrival by.
+ * @internal
+ */
+export function markTopUpReturn(successUrl: string, checkoutIn: CheckoutIn, creditBefore?: number | null): string {
+  try {
+    const url = new URL(successUrl)
+    url.searchParams.set(TOP_UP_RETURN, checkoutIn === 'new-tab' ? 'tab' : 'page')
+    if (checkoutIn === 'this-tab' && typeof creditBefore === 'number' && Number.isFinite(creditBefore))
+      url.searchParams.set(CREDIT_BEFORE, String(creditBefore))
+    return url.href
+  } catch {
+    return successUrl
+  }
+}
+
+/** What a checkout return in the address bar says. */
+export interface CheckoutReturn {
+  /** `tab` for a checkout tab the app opened, `page` for one in the app's own tab. */
+  openedIn: 'tab' | 'page'
+  /** The address without the mark. */
+  cleaned: string
+  /** The credit before a checkout in this tab, when it was known. */
+  creditBefore: number | null
+}
+
+/** The checkout return `href` is marked as, if any. */
+export function readCheckoutReturn(href: string): CheckoutReturn | null {
+  const url = new URL(href)
+  const mark = url.searchParams.get(TOP_UP_RETURN)
+  if (mark !== 'tab' && mark !== 'page') return null
+  const before = Number(url.searchParams.get(CREDIT_BEFORE) ?? Number.NaN)
+  url.searchParams.delete(TOP_UP_RETURN)
+  url.searchParams.delete(CREDIT_BEFORE)
+  return { openedIn: mark, cleaned: url.href, creditBefore: Number.isFinite(before) ? before : null }
+}
+
+/**
+ * When this page is checkout's return: takes the mark out of the address bar (so no later mount acts
+ * on it again), calls `paid` with the credit before a checkout in this tab, and closes a checkout tab
+ * the app opened, so the user goes on in the tab they bought from.
+ */
+export function takeCheckoutReturn(
+  env: Pick<EchoEnvironment, 'location' | 'history' | 'closeWindow'>,
+  paid: (creditBefore: number | null) => void,
+): void {
+  const checkout = readCheckoutReturn(env.location.href)
+  if (checkout === null) return
+  env.history.replaceState(env.history.state, '', checkout.cleaned)
+  paid(checkout.creditBefore)
+  if (checkout.openedIn === 'tab') env.closeWindow()
+}
