@@ -521,40 +521,6 @@ describe('a session that ends on its own', () => {
   })
 })
 
-describe('checkout coming back (a top-up)', () => {
-  const openChannel = (name: string) => new BroadcastChannel(name)
-
-  it.each([
-    ['a checkout tab the app opened', 'tab', 1],
-    ["checkout in the app's own tab", 'page', 0],
-  ])(
-    '%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar',
-    async (_name, mark, closes) => {
-      const echo = serveEcho()
-      const firstTab = await signInThroughEcho({ openChannel })
-      const balanceCalls = sentTo(echo, '/api/v1/balance').length
-      echo.set({ balance: 22.5 })
-      window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
-      const closeWindow = vi.fn()
-      newStore({ openChannel, closeWindow })
-      expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
-      expect(closeWindow).toHaveBeenCalledTimes(closes)
-      await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
-      expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(balanceCalls)
-    },
-  )
-
-  it('a page without the mark tells nobody and closes nothing', async () => {
-    serveEcho()
-    await signInThroughEcho({ openChannel })
-    const closeWindow = vi.fn()
-    window.history.replaceState(null, '', '/?echo_top_up=yes-please')
-    newStore({ openChannel, closeWindow })
-    expect(window.location.search).toBe('?echo_top_up=yes-please')
-    expect(closeWindow).not.toHaveBeenCalled()
-  })
-})
-
 describe('a refresh that fails while another tab renewed', () => {
   it('takes the tokens the other tab stored meanwhile instead of ending the session', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)

@@ -3,15 +3,26 @@
 // the daily limit (refused before anything is sent, raised by the user, kept per user and app), the
 // low-balance threshold, and a top-up waited for until its credits arrive.
 import { QueryStatus } from '@reduxjs/toolkit/query'
+import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { createPaymentLink, EchoError, getEchoRouter, setDailyLimit, type EchoConfig, type EchoStore } from 'echo-rtk'
+import {
+  createPaymentLink,
+  EchoError,
+  getEchoRouter,
+  setDailyLimit,
+  startEchoSession,
+  stopEchoSession,
+  type EchoConfig,
+  type EchoStore,
+} from 'echo-rtk'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
 import { TOP_UP_LATE_MS } from '../../src/store/money/topUpWatch'
 import { resolveConfig } from '../../src/config'
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
-import { sentTo, serveEcho } from '../support/testEcho'
+import { server } from '../support/server'
+import { APP_ID, APP_URL, ECHO, sentTo, serveEcho } from '../support/testEcho'
 
 const { signInThroughEcho, newStore } = echoStoresPerTest()
 const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] }
@@ -211,5 +222,128 @@ describe('a top-up after checkout', () => {
     echo.set({ balance: 10 })
     checks.shift()!()
     await vi.waitFor(() => expect(money(returned).topUp).toEqual({ status: 'credited', amount: 5 }))
+  })
+})
+
+describe("another tab's checkout", () => {
+  const openChannel = (name: string) => new BroadcastChannel(name)
+  /** What another tab of the app says when its checkout came back paid. */
+  const tellCheckoutPaid = (message: unknown = { type: 'checkout-paid' }) => {
+    const otherTab = new BroadcastChannel(`echo-rtk:money:${ECHO}:${APP_ID}`)
+    otherTab.postMessage(message)
+    otherTab.close()
+  }
+  /** Every request to Echo fails as `fetch` does offline, while `down`. */
+  function echoOutage() {
+    const network = { down: true }
+    server.use(http.all(`${ECHO}/*`, () => (network.down ? HttpResponse.error() : undefined)))
+    return network
+  }
+  /** The top-up's checks (2 s to 30 s), run by the test; the session's other timers run as usual. */
+  function topUpChecks() {
+    const checks: (() => void)[] = []
+    const setTimeout = (run: () => void, ms: number) =>
+      ms >= 2_000 && ms <= 30_000 ? checks.push(run) : globalThis.setTimeout(run, ms)
+    return { checks, setTimeout }
+  }
+
+  it('paid while Echo cannot be reached here: waiting through the outage, credited once Echo answers again', async () => {
+    const echo = serveEcho({ balance: 5, freeTier: null })
+    const { checks, setTimeout } = topUpChecks()
+    const store = await signInThroughEcho({ openChannel, setTimeout })
+    const network = echoOutage()
+    tellCheckoutPaid()
+    await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'waiting', amount: null }))
+    checks.shift()!()
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 20))
+    expect(money(store).topUp).toEqual({ status: 'waiting', amount: null })
+    network.down = false
+    echo.set({ balance: 15 })
+    checks.shift()!()
+    await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'credited', amount: 10 }))
+  })
+
+  it("a tab where nobody is signed in takes no top-up from it (the payment is not its user's to show)", async () => {
+    serveEcho()
+    const { checks, setTimeout } = topUpChecks()
+    const signedOutTab = newStore({ openChannel, setTimeout })
+    tellCheckoutPaid()
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 20))
+    expect(money(signedOutTab).topUp).toBeNull()
+    expect(checks).toHaveLength(0)
+  })
+
+  it('any other message on the channel says nothing about money', async () => {
+    serveEcho()
+    const store = await signInThroughEcho({ openChannel })
+    for (const message of [{ type: 'balance' }, { type: 'checkout' }, 'checkout-paid', null]) tellCheckoutPaid(message)
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 20))
+    expect(money(store).topUp).toBeNull()
+  })
+
+  it('a stopped store hears no tab and checks nothing; started again, it hears the next one', async () => {
+    const echo = serveEcho({ balance: 5, freeTier: null })
+    const { checks, setTimeout } = topUpChecks()
+    const store = await signInThroughEcho({ openChannel, setTimeout })
+    store.dispatch(stopEchoSession())
+    const asked = sentTo(echo, '/api/v1/balance').length
+    tellCheckoutPaid()
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 20))
+    expect(money(store).topUp).toBeNull()
+    expect(checks).toHaveLength(0)
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked)
+    store.dispatch(startEchoSession(CONFIG))
+    tellCheckoutPaid()
+    await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'waiting', amount: null }))
+  })
+
+  it('a top-up waited for when the store stops is checked no more until it starts again', async () => {
+    const echo = serveEcho({ balance: 5, freeTier: null })
+    const { checks, setTimeout } = topUpChecks()
+    const store = await signInThroughEcho({ setTimeout })
+    store.dispatch({ type: 'echo/checkoutPaid' })
+    expect(checks).toHaveLength(1)
+    store.dispatch(stopEchoSession())
+    const asked = sentTo(echo, '/api/v1/balance').length
+    checks.shift()!() // a check that was already due when the store stopped
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 20))
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked)
+    echo.set({ balance: 9 })
+    store.dispatch(startEchoSession(CONFIG))
+    await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'credited', amount: 4 }))
+  })
+})
+
+describe('checkout coming back (a top-up)', () => {
+  const openChannel = (name: string) => new BroadcastChannel(name)
+
+  it.each([
+    ['a checkout tab the app opened', 'tab', 1],
+    ["checkout in the app's own tab", 'page', 0],
+  ])(
+    '%s: the other tabs refetch the balance at once (no focus needed), the mark leaves the address bar',
+    async (_name, mark, closes) => {
+      const echo = serveEcho()
+      const firstTab = await signInThroughEcho({ openChannel })
+      const balanceCalls = sentTo(echo, '/api/v1/balance').length
+      echo.set({ balance: 22.5 })
+      window.history.replaceState(null, '', `/?tab=usage&echo_top_up=${mark}#top`)
+      const closeWindow = vi.fn()
+      newStore({ openChannel, closeWindow })
+      expect(window.location.href).toBe(`${APP_URL}/?tab=usage#top`)
+      expect(closeWindow).toHaveBeenCalledTimes(closes)
+      await vi.waitFor(() => expect(firstTab.getState().echo.balance.balance?.balance).toBe(22.5))
+      expect(sentTo(echo, '/api/v1/balance').length).toBeGreaterThan(balanceCalls)
+    },
+  )
+
+  it('a page without the mark tells nobody and closes nothing', async () => {
+    serveEcho()
+    await signInThroughEcho({ openChannel })
+    const closeWindow = vi.fn()
+    window.history.replaceState(null, '', '/?echo_top_up=yes-please')
+    newStore({ openChannel, closeWindow })
+    expect(window.location.search).toBe('?echo_top_up=yes-please')
+    expect(closeWindow).not.toHaveBeenCalled()
   })
 })

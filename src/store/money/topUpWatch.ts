@@ -60,8 +60,11 @@ export class TopUpWatch {
     this.#running = true
     const channel = env.openChannel?.(`echo-rtk:money:${config.apiUrl}:${config.appId}`)
     if (channel !== undefined) {
+      // Another tab's checkout is this tab's news only while its user is signed in here.
       const onMessage = ({ data }: MessageEvent<unknown>) =>
-        (data as { type?: unknown } | null)?.type === CHECKOUT_PAID.type && this.paid()
+        (data as { type?: unknown } | null)?.type === CHECKOUT_PAID.type &&
+        this.#getState().echo.auth.status === 'authenticated' &&
+        this.paid()
       channel.addEventListener('message', onMessage)
       this.#channel = channel
       this.#stopListening = () => {
