@@ -482,8 +482,8 @@ export class EchoSession {
   }
 }
 
-/** What a stopped session answers instead of acting (`action`: what it was asked to do). */
-function sessionStopped(action: string): EchoError {
+/** What a stopped session answers instead of acting (`action`: what it was asked to do). @internal */
+export function sessionStopped(action: string): EchoError {
   return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'session-stopped', message: SESSION_STOPPED, action })
 }
 

@@ -6,7 +6,7 @@ import { pageOrigin } from '../config'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { Balance, PaymentLinkRequest } from '../api/wireTypes'
-import type { SignInOptions } from '../auth/EchoSession'
+import { sessionStopped, type SignInOptions } from '../auth/EchoSession'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectCredit, selectIsAuthenticated } from './selectors'
@@ -77,7 +77,10 @@ export const setDailyLimit =
       )
     }
     if (!selectIsAuthenticated(getState())) return Promise.reject(notAuthenticated('setting the daily limit'))
-    runtimeOf(dispatch).spend.chooseDailyLimit(limit)
+    const runtime = runtimeOf(dispatch)
+    // A stopped store keeps nothing: the limit would be lost without a word.
+    if (!runtime.isRunning) return Promise.reject(sessionStopped('setting the daily limit'))
+    runtime.spend.chooseDailyLimit(limit)
     return Promise.resolve()
   }
 

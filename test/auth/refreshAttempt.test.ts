@@ -252,6 +252,23 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     expect(auth(store)).toMatchObject({ ...stillSignedIn, isReconnecting: true })
   })
 
+  it('a refresh under way when the session stops, then refused by Echo: the stopped session removes nothing from storage', async () => {
+    const { echo, store, logged } = await signedInTab()
+    const stored = window.localStorage.getItem(USER_KEY)
+    window.localStorage.setItem('oidc.stale', JSON.stringify({ id: 'stale', client_id: APP_ID, created: 1 }))
+    echo.set({ refuseRefresh: true })
+    const token = echo.hold('token')
+    vi.setSystemTime(Date.now() + 16_000)
+    const asked = store.dispatch(getToken())
+    await token.reached
+    store.dispatch(stopEchoSession())
+    token.release()
+    await expect(asked).resolves.toBeNull()
+    expect(logged).toHaveBeenCalledTimes(1) // Echo's refusal is still logged
+    expect(window.localStorage.getItem(USER_KEY)).toBe(stored)
+    expect(window.localStorage.getItem('oidc.stale')).not.toBeNull()
+  })
+
   it('a stopped session renews nothing when its token is due; started again, it renews once, when due', async () => {
     const { echo, store } = await signedInTab()
     store.dispatch(stopEchoSession())

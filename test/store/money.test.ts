@@ -154,6 +154,16 @@ describe('the daily limit', () => {
       'The daily limit must be an amount in US dollars of at least 0.01, or null for none (got 0)',
     )
   })
+
+  it('set on a stopped store (its provider unmounted), is refused saying so, and nothing is stored', async () => {
+    serveEcho()
+    const store = await signInThroughEcho()
+    store.dispatch(stopEchoSession())
+    const stored = Object.keys(window.localStorage).sort()
+    await expect(store.dispatch(setDailyLimit(5))).rejects.toMatchObject({ reason: 'session-stopped' })
+    expect(Object.keys(window.localStorage).sort()).toEqual(stored)
+    expect(money(store).userDailyLimit).toBeUndefined()
+  })
 })
 
 describe('the balance running low', () => {
