@@ -135,7 +135,7 @@ export class EchoSession {
 
   /**
    * Listens to the other tabs and the network, arms the renew timer, and the first time takes the
-   * page's sign-in, checkout or stored user; again after `stop()` (StrictMode), nothing twice. A
+   * page's sign-in or stored user; again after `stop()` (StrictMode), nothing twice. A
    * popup's sign-in coming back is handed to its opener instead.
    */
   start(): void {

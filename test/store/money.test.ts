@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   createPaymentLink,
   EchoError,
+  getEchoFetch,
   getEchoRouter,
   setDailyLimit,
   startEchoSession,
@@ -153,6 +154,22 @@ describe('the daily limit', () => {
     await expect(store.dispatch(setDailyLimit(0))).rejects.toThrow(
       'The daily limit must be an amount in US dollars of at least 0.01, or null for none (got 0)',
     )
+  })
+
+  it('a model call through a stopped store (its provider unmounted) sends nothing and says why', async () => {
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const echoFetch = store.dispatch(getEchoFetch())
+    store.dispatch(stopEchoSession())
+    const sent = echo.requests.length
+    await expect(ask(store)).rejects.toMatchObject({ reason: 'session-stopped' })
+    await expect(
+      echoFetch(`${resolveConfig(CONFIG).baseRouterUrl}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify(CHAT),
+      }),
+    ).rejects.toMatchObject({ reason: 'session-stopped' })
+    expect(echo.requests).toHaveLength(sent)
   })
 
   it('set on a stopped store (its provider unmounted), is refused saying so, and nothing is stored', async () => {

@@ -48,10 +48,10 @@ export interface MoneyLoadedPayload {
 }
 
 /**
- * Checkout was paid: the session middleware waits for the credits. The session sends it when a
- * checkout returns (here or in another tab); `paidAtCheckout(store)` in `echo-rtk/testing` sends it
- * (as the plain action `{ type: 'echo/checkoutPaid' }`: that entry uses no Redux) to play a top-up
- * whose credits are still on their way.
+ * Checkout was paid: the store's top-up watch waits for the credits, as it does when this page is a
+ * checkout's return or another tab's message says one was paid. `paidAtCheckout(store)` in
+ * `echo-rtk/testing` sends it (as the plain action `{ type: 'echo/checkoutPaid' }`: that entry uses
+ * no Redux) to play a top-up whose credits are still on their way.
  * @internal
  */
 export const checkoutPaid = createAction('echo/checkoutPaid')
