@@ -332,9 +332,10 @@ describe('a checkout paid in another tab while this one cannot reach Echo', () =
     await away.clock.install()
     await away.goto(demo.appUrl)
     await expect.poll(() => shownBalance(away)).toBe('$10.00')
-    const failedBalance: number[] = []
+    // Each balance request of this tab that did not get through, and when.
+    const balanceFailed: number[] = []
     away.on('requestfailed', (request) => {
-      if (request.method() === 'GET' && request.url() === `${apiUrl}/api/v1/balance`) failedBalance.push(Date.now())
+      if (request.method() === 'GET' && request.url() === `${apiUrl}/api/v1/balance`) balanceFailed.push(Date.now())
     })
     await away.route(`${apiUrl}/**`, (route) => route.abort('internetdisconnected'))
     // Its clock jumps past its token's renewal (a laptop waking): its refresh cannot reach Echo, and it
@@ -348,23 +349,31 @@ describe('a checkout paid in another tab while this one cannot reach Echo', () =
       browser.waitForEvent('page'),
       credits.getByRole('button', { name: 'Add credits' }).click(),
     ])
+    const paidAt = Date.now()
     await checkout.getByRole('button', { name: /^Pay/ }).click()
     // The checkout tab came back to the app marked paid, told the other tabs, and closed itself.
     await expect.poll(() => checkout.isClosed(), { timeout: 10_000 }).toBe(true)
-    await paying
+    await credits
       .locator('[data-echo-top-up-status="credited"]')
       .getByText('Credits added: +$5.00.')
       .waitFor({ timeout: 5_000 })
 
-    // The tab in the outage heard it: it waits for the credits, and its balance checks fail meanwhile.
-    const heardAt = Date.now()
-    await away.locator('[data-echo-top-up-status="waiting"]').getByText(ADDING_CREDITS).waitFor({ timeout: 5_000 })
-    await expect.poll(() => failedBalance.filter((failed) => failed >= heardAt).length).toBeGreaterThanOrEqual(1)
+    // The tab in the outage heard it: it waits for the credits, still reconnecting, its balance
+    // checks failing, the old balance shown.
+    const awayCredits = away.getByRole('region', { name: 'Credits' })
+    await awayCredits
+      .locator('[data-echo-top-up-status="waiting"]')
+      .getByText(ADDING_CREDITS)
+      .waitFor({ timeout: 5_000 })
+    await expect
+      .poll(() => balanceFailed.filter((failed) => failed >= paidAt).length, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(1)
     expect(await reconnecting(away).count()).toBe(1)
     expect(await shownBalance(away)).toBe('$10.00')
 
+    // Echo reachable again: the next check (or the renewal that ends the outage) finds the credits.
     await away.unroute(`${apiUrl}/**`)
-    await away
+    await awayCredits
       .locator('[data-echo-top-up-status="credited"]')
       .getByText('Credits added: +$5.00.')
       .waitFor({ timeout: 15_000 })
