@@ -36,11 +36,16 @@ export function whenBodyEnds(response: Response, signal: AbortSignal | null | un
       return reader.cancel(reason)
     },
   })
-  const watched = new Response(body, {
+  return withBody(response, body)
+}
+
+/** `response` over again with `body`: the same status, headers and URL. @internal */
+export function withBody(response: Response, body: BodyInit): Response {
+  const copy = new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
   })
-  Object.defineProperty(watched, 'url', { value: response.url })
-  return watched
+  Object.defineProperty(copy, 'url', { value: response.url })
+  return copy
 }

@@ -1,4 +1,5 @@
 import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
+import type { FetchFunction } from '../api/tokenProvider'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
@@ -73,6 +74,8 @@ export class EchoSession {
   readonly coordinator: RefreshCoordinator
   /** The authorized fetch of this session, for the RTK Query baseQuery and the model calls. */
   readonly sendAuthorized: AuthorizedSend
+  /** The environment's `fetch` while the session runs; stopped, it sends nothing (`session-stopped`). */
+  readonly fetch: FetchFunction
   readonly #env: EchoEnvironment
   readonly #report: SessionReporter
   readonly #tabs: TabSync
@@ -114,10 +117,10 @@ export class EchoSession {
       refreshToken: () => this.#renew(),
     }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
-    // Stopped means inert: a call made through a stopped session (a query of an unmounted provider's store) sends nothing.
-    const fetch: typeof env.fetch = (input, init) =>
+    // Stopped means inert: a call made through a stopped session (an unmounted provider's query or model call) sends nothing.
+    this.fetch = (input, init) =>
       this.#running ? env.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
-    this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch })
+    this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: this.fetch })
   }
 
   /** Resolves when a sign-in coming back in the address bar has been completed (or has failed, or handed over). */

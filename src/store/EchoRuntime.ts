@@ -5,7 +5,7 @@ import type { AuthorizedSend } from '../api/authorizedFetch'
 import { sessionPortOf, type SessionPort } from '../api/query/sessionPort'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
-import { EchoSession, sessionStopped, type SessionReporter } from '../auth/EchoSession'
+import { EchoSession, type SessionReporter } from '../auth/EchoSession'
 import { afterPaint, type EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
 import {
@@ -80,12 +80,12 @@ export class EchoRuntime implements SessionPort {
 
   /** The fetch under every billed call, made by `make` the first time. */
   billedFetch(make: (parts: BilledFetchParts) => BilledFetch): FetchFunction {
-    const { config, spend } = this
-    // Stopped means inert: a model call made through an unmounted provider's fetch or router sends nothing.
-    const fetch: FetchFunction = (input, init) =>
-      this.#running ? this.environment.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
-    const environment = { ...this.environment, fetch }
-    this.#billed ??= make({ config, environment, dispatch: this.#dispatch, getState: this.#getState, spend })
+    if (this.#billed === undefined) {
+      // The session's fetch: a stopped store's model calls send nothing either.
+      const environment = { ...this.environment, fetch: this.session.fetch }
+      const { config, spend } = this
+      this.#billed = make({ config, environment, dispatch: this.#dispatch, getState: this.#getState, spend })
+    }
     return this.#billed.fetch
   }
 

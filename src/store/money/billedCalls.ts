@@ -6,7 +6,7 @@ import { routerOver } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
-import { whenBodyEnds } from '../../api/whenBodyEnds'
+import { whenBodyEnds, withBody } from '../../api/whenBodyEnds'
 import type { EchoSession } from '../../auth/EchoSession'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
@@ -142,14 +142,7 @@ function isStream(response: Response): boolean {
  * monitoring report as a failure; the browser's own reading is not.
  */
 async function readWhole(response: Response): Promise<Response> {
-  const body = await response.arrayBuffer()
-  const whole = new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  })
-  Object.defineProperty(whole, 'url', { value: response.url })
-  return whole
+  return withBody(response, await response.arrayBuffer())
 }
 
 /** Why a billed call was not sent: today's limit for this app is reached. */
