@@ -161,6 +161,13 @@ export default {
     'src/auth/pageReturn.ts',
     'src/auth/echoUser.ts',
     'src/auth/signIn.ts',
+    // The store's runtime and the user's money.
+    'src/store/EchoRuntime.ts',
+    'src/store/money/balanceFollower.ts',
+    'src/store/money/billedCalls.ts',
+    'src/store/money/moneySlice.ts',
+    'src/store/money/spendWatch.ts',
+    'src/store/money/topUpWatch.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

@@ -61,10 +61,61 @@ export const SESSION_STOPPED =
 export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'
 
 /**
+ * Where the session stands. Each phase holds only what it has, and `EchoSession`'s one transition
+ * function (`#dispatch`) makes every change to it.
+ */
+export type SessionState =
+  /** Not started: neither the address bar nor storage has been read. */
+  | { readonly phase: 'idle' }
+  /** This page is a sign-in popup handing its answer to the window that opened it: it runs nothing of its own. */
+  | { readonly phase: 'handingOver' }
+  /**
+   * Nobody is signed in. `byTab`: another tab's storage signed this one out, and that tab's message that
+   * the session ended may still come.
+   */
+  | { readonly phase: 'signedOut'; readonly byTab: boolean }
+  /** A sign-in leaving for Echo, or coming back from it, with nobody signed in meanwhile. */
+  | { readonly phase: 'signingIn' }
+  /** A stored user whose token had expired, held at start-up for the one renew; the store is not told yet. */
+  | { readonly phase: 'restoring'; readonly user: StoredUser }
+  /**
+   * Someone is signed in, and the store was told who (`userId`). `lifetimeMs`: how long the current
+   * token lived in all (its renew time is counted from it). `failures`: refresh attempts in a row that
+   * could not reach Echo; the session is reconnecting while above 0.
+   */
+  | {
+      readonly phase: 'signedIn'
+      readonly user: StoredUser
+      readonly userId: string
+      readonly lifetimeMs: number
+      readonly failures: number
+    }
+
+/** What happens to a session: each event is one transition, and at most one report to the store. */
+export type SessionEvent =
+  | { readonly type: 'handOverStarted' }
+  | { readonly type: 'handOverDeclined' }
+  | { readonly type: 'signInStarted'; readonly inWindow: boolean }
+  | { readonly type: 'signInFailed'; readonly error: EchoErrorData; readonly arrivedBy?: SignInSource | undefined }
+  | { readonly type: 'restored'; readonly user: StoredUser }
+  /** New tokens: a new user signed in, or the same one's tokens renewed (here or in another tab). */
+  | {
+      readonly type: 'tokensTaken'
+      readonly user: StoredUser
+      readonly arrivedBy: SignInSource
+      readonly returnTo?: SignInReturnTo | undefined
+    }
+  | { readonly type: 'tokenRefreshStarted' }
+  | { readonly type: 'tokenRefreshInterrupted' }
+  /** `ended`: why, when the user did not choose it; `byTab`: another tab's storage said so. */
+  | { readonly type: 'signedOut'; readonly ended?: EchoErrorData | undefined; readonly byTab?: boolean }
+
+/**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
- * other tabs. It holds all of the session's state and makes every change to it, here: the user,
- * what the store was told, the one timer (the renew, or the backoff while Echo cannot be reached),
- * and the message that the session ended. Around it, files that hold none: the refresh attempt
+ * other tabs. Its state is one `SessionState`, changed only by `#dispatch`, which also sends the
+ * store the one matching report (as TanStack query-core's `Query` does). Besides the state it holds
+ * handles, not facts: the one timer (the renew, or the backoff while Echo cannot be reached), the
+ * listeners, the popup under way. Around it, files that hold none: the refresh attempt
  * (`refreshAttempt.ts`), the tabs (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`),
  * the stored user, the renew timing, the environment. Every refresh goes through its one
  * `RefreshCoordinator` (docs/session.md, "The one shared refresh").
@@ -80,27 +131,15 @@ export class EchoSession {
   readonly #report: SessionReporter
   readonly #tabs: TabSync
 
-  /** Who is signed in: the tokens and profile, as stored. */
-  #user: StoredUser | null = null
-  /** Who the store was told is signed in (`signedIn` once per user, `tokenRefreshed` after). */
-  #toldUserId: string | null = null
-  /** Aborts when the told user is gone: a refresh begun for them must not outlive them. */
+  #state: SessionState = { phase: 'idle' }
+  /** Aborts when the signed-in user is gone: a refresh begun for them must not outlive them. */
   #userScope = new AbortController()
-  /** Another tab's storage signed this one out: the message that the session ended may still come on the channel. */
-  #signedOutByTab = false
   /** The one pending timer: the renew of the current token, or the next try while Echo is out of reach. */
   #timer: unknown
-  /** How long the current token lived in all: its renew time is counted from it. */
-  #lifetimeMs = 0
-  /** Refresh attempts in a row that could not reach Echo; the session is reconnecting while above 0. */
-  #failures = 0
-  #started = false
-  /** Between `start()` and `stop()`: a popup that hands its sign-in over starts the session only if it still runs. */
+  /** Between `start()` and `stop()`: a stopped session sends nothing, schedules nothing, writes nothing. */
   #running = false
   /** The sign-in coming back in the address bar, read once at the first start (`null`: none). */
   #pageCallback: TakenSignInCallback | null | undefined
-  /** This page is a sign-in popup handing its answer to the window that opened it: it runs nothing of its own. */
-  #handingOver = false
   /** The sign-in in a popup window under way: a second `signIn()` focuses its window and waits for it. */
   #popupSignIn: { window: PopupWindow; done: Promise<void> } | undefined
   #stopWaking: (() => void) | undefined
@@ -133,7 +172,56 @@ export class EchoSession {
    * and runs no session of its own (no second session, no renewal), and closes once it is taken.
    */
   get isHandingOver(): boolean {
-    return this.#handingOver
+    return this.#state.phase === 'handingOver'
+  }
+
+  /** Who is signed in (or held for the start-up renew): the tokens and profile, as stored. */
+  get #user(): StoredUser | null {
+    const state = this.#state
+    return state.phase === 'signedIn' || state.phase === 'restoring' ? state.user : null
+  }
+
+  /** Refresh attempts in a row that could not reach Echo. */
+  get #failures(): number {
+    return this.#state.phase === 'signedIn' ? this.#state.failures : 0
+  }
+
+  /**
+   * The one place the session's state changes: `event` moves it to its next state, and the store is
+   * told what happened, once. A user that leaves (signed out, or another user in their place) ends
+   * their scope, so a refresh begun for them is thrown away.
+   */
+  #dispatch(event: SessionEvent): void {
+    const from = this.#state
+    const next = nextState(from, event, this.#env.now())
+    const fromUserId = from.phase === 'signedIn' ? from.userId : null
+    const nextUserId = next.phase === 'signedIn' ? next.userId : null
+    if (fromUserId !== null && fromUserId !== nextUserId) this.#newUserScope()
+    this.#state = next
+    const report = this.#report
+    switch (event.type) {
+      case 'signInStarted':
+        return report.signInStarted(event.inWindow)
+      case 'signInFailed':
+        return report.signInFailed(event.error, event.arrivedBy)
+      case 'tokensTaken': {
+        const expiresAt = expiresAtMs(event.user)
+        if (fromUserId === nextUserId && event.returnTo === undefined)
+          return report.tokenRefreshed({ accessToken: event.user.access_token, expiresAt })
+        const user = toEchoUser(event.user.profile)
+        const snapshot = { user, accessToken: event.user.access_token, expiresAt, arrivedBy: event.arrivedBy }
+        return report.signedIn(event.returnTo === undefined ? snapshot : { ...snapshot, returnTo: event.returnTo })
+      }
+      case 'tokenRefreshStarted':
+        return report.tokenRefreshStarted()
+      case 'tokenRefreshInterrupted':
+        return report.tokenRefreshInterrupted()
+      case 'signedOut':
+        return report.signedOut(event.ended)
+      default:
+        // handOverStarted, handOverDeclined, restored: nothing for the store yet.
+        return
+    }
   }
 
   /**
@@ -143,7 +231,7 @@ export class EchoSession {
    */
   start(): void {
     this.#running = true
-    if (this.#tabs.isListening || this.#handingOver) return
+    if (this.#tabs.isListening || this.#state.phase === 'handingOver') return
     if (this.#pageCallback === undefined) {
       this.#pageCallback = takeSignInCallback(this.#env, this.config.appId)
       if (this.#pageCallback?.popup) return this.#handOver(this.#pageCallback)
@@ -155,21 +243,24 @@ export class EchoSession {
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
     this.#stopWaking = this.#env.onWake(() => this.#failures > 0 && this.#renewInBackground())
-    if (this.#started) return this.#scheduleRenew()
-    this.#started = true
+    if (this.#state.phase !== 'idle') return this.#scheduleRenew()
     const callback = this.#pageCallback
     if (callback === null) this.#restore()
     else if (callback.kind === 'error') {
       this.#env.storage.removeItem(`oidc.${callback.state}`)
-      this.#report.signInFailed(refusedSignIn(callback).toJSON(), 'callback')
+      this.#dispatch({ type: 'signInFailed', error: refusedSignIn(callback).toJSON(), arrivedBy: 'callback' })
     } else {
-      this.#report.signInStarted()
+      this.#dispatch({ type: 'signInStarted', inWindow: false })
       this.#callback = import('./signIn')
         .then(({ completeSignIn }) => completeSignIn(this.#env, this.config, callback.href))
         .then(
           ({ user, returnTo }) => this.#adopt(user, 'callback', returnTo),
           (error: unknown) =>
-            this.#report.signInFailed(EchoError.from(error, 'completing sign-in').toJSON(), 'callback'),
+            this.#dispatch({
+              type: 'signInFailed',
+              error: EchoError.from(error, 'completing sign-in').toJSON(),
+              arrivedBy: 'callback',
+            }),
         )
     }
   }
@@ -180,12 +271,12 @@ export class EchoSession {
    * the sign-in itself, as after a redirect.
    */
   #handOver(callback: TakenSignInCallback): void {
-    this.#handingOver = true
+    this.#dispatch({ type: 'handOverStarted' })
     const { appId } = this.config
     this.#callback = handOverSignInReturn(this.#env, { appId, state: callback.state, href: callback.href }).then(
       (taken) => {
         if (taken) return this.#env.closeWindow()
-        this.#handingOver = false
+        this.#dispatch({ type: 'handOverDeclined' })
         this.#pageCallback = { ...callback, popup: false }
         if (!this.#running) return
         this.start()
@@ -221,11 +312,10 @@ export class EchoSession {
       return Promise.reject(
         new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: problem, action: 'starting sign-in' }),
       )
-    this.#signedOutByTab = false
     // PKCE needs storage that outlives the page.
     const storageBlocked = this.#env.storage instanceof PageLifetimeStorage
     const window = popup === false || storageBlocked ? null : openSignInWindow(this.#env)
-    this.#report.signInStarted(window !== null)
+    this.#dispatch({ type: 'signInStarted', inWindow: window !== null })
     if (storageBlocked) return this.#signInFailed(new Error(STORAGE_BLOCKED))
     if (window !== null) {
       const done = this.#signInInPopup(window, returnTo).finally(() => (this.#popupSignIn = undefined))
@@ -277,7 +367,7 @@ export class EchoSession {
       if (this.#user !== null) return
       const failure = error instanceof EchoError ? error : EchoError.from(error, 'signing in')
       if (failure.reason !== 'popup-closed') return this.#signInFailed(failure)
-      this.#report.signedOut()
+      this.#dispatch({ type: 'signedOut' })
       throw failure
     }
   }
@@ -285,7 +375,7 @@ export class EchoSession {
   /** Reports a sign-in that could not start or complete, and rejects with it. */
   #signInFailed(error: unknown): Promise<never> {
     const failure = error instanceof EchoError ? error : EchoError.from(error, 'starting sign-in')
-    this.#report.signInFailed(failure.toJSON())
+    this.#dispatch({ type: 'signInFailed', error: failure.toJSON() })
     return Promise.reject(failure)
   }
 
@@ -293,7 +383,7 @@ export class EchoSession {
   async signOut(): Promise<void> {
     if (!this.#running) throw sessionStopped('signing out')
     this.#forget({ removeStored: true })
-    this.#report.signedOut()
+    this.#dispatch({ type: 'signedOut' })
     return Promise.resolve()
   }
 
@@ -314,9 +404,9 @@ export class EchoSession {
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
   #restore(): void {
     const stored = takeStoredUser(this.#env, this.config)
-    if (stored === null) return this.#report.signedOut()
+    if (stored === null) return this.#dispatch({ type: 'signedOut' })
     if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage')
-    this.#user = stored
+    this.#dispatch({ type: 'restored', user: stored })
     this.#renewInBackground()
   }
 
@@ -325,24 +415,8 @@ export class EchoSession {
    * outage: the store's balance follower asks again for what failed meanwhile).
    */
   #adopt(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
-    this.#failures = 0
-    this.#lifetimeMs = Math.max(expiresAtMs(user) - this.#env.now(), 0)
-    this.#user = user
-    this.#tell(user, arrivedBy, returnTo)
+    this.#dispatch({ type: 'tokensTaken', user, arrivedBy, returnTo })
     this.#scheduleRenew()
-  }
-
-  /** Tells the store `user` is signed in: a new user (ending the last one's scope), or new tokens for the same one. */
-  #tell(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
-    const expiresAt = expiresAtMs(user)
-    const echoUser = toEchoUser(user.profile)
-    this.#signedOutByTab = false
-    if (this.#toldUserId === echoUser.id && returnTo === undefined)
-      return this.#report.tokenRefreshed({ accessToken: user.access_token, expiresAt })
-    if (this.#toldUserId !== null && this.#toldUserId !== echoUser.id) this.#newUserScope()
-    this.#toldUserId = echoUser.id
-    const snapshot = { user: echoUser, accessToken: user.access_token, expiresAt, arrivedBy }
-    this.#report.signedIn(returnTo === undefined ? snapshot : { ...snapshot, returnTo })
   }
 
   /**
@@ -352,13 +426,13 @@ export class EchoSession {
    */
   #scheduleRenew(): void {
     this.#clearTimer()
-    const user = this.#tabs.isListening ? this.#user : null
-    if (user === null) return
-    if (this.#failures > 0) {
-      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(), reconnectDelayMs(this.#failures))
+    const state = this.#state
+    if (!this.#tabs.isListening || state.phase !== 'signedIn') return
+    if (state.failures > 0) {
+      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(), reconnectDelayMs(state.failures))
       return
     }
-    const renewAt = renewAtMs({ expiresAt: expiresAtMs(user), lifetimeMs: this.#lifetimeMs })
+    const renewAt = renewAtMs({ expiresAt: expiresAtMs(state.user), lifetimeMs: state.lifetimeMs })
     const step = () => {
       if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground()
       this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
@@ -385,7 +459,7 @@ export class EchoSession {
     if (from === null) throw new Error(REFRESH_OUTLIVED)
     if (!this.#running) throw sessionStopped('refreshing the token')
     const userGone = this.#userScope.signal
-    this.#report.tokenRefreshStarted()
+    this.#dispatch({ type: 'tokenRefreshStarted' })
     const onLateOutcome = (late: RefreshOutcome) => {
       // Late tokens are taken, a late refusal ends the session; a late failure to reach Echo adds nothing.
       if (late.kind === 'unreachable') return
@@ -410,7 +484,7 @@ export class EchoSession {
   #settle(outcome: RefreshOutcome, userGone: AbortSignal): string {
     if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)
     if (outcome.kind === 'renewed') {
-      this.#adopt(outcome.user, this.#toldUserId !== null ? 'tab' : 'storage')
+      this.#adopt(outcome.user, this.#state.phase === 'signedIn' ? 'tab' : 'storage')
       return outcome.user.access_token
     }
     if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error)
@@ -419,38 +493,33 @@ export class EchoSession {
     this.#env.logError('Token refresh failed:', outcome.error)
     if (this.#running) this.#tabs.tell({ type: 'ended' })
     this.#forget({ removeStored: this.#running })
-    this.#report.signedOut(SESSION_ENDED)
+    this.#dispatch({ type: 'signedOut', ended: SESSION_ENDED })
     throw outcome.error
   }
 
   /** Echo could not be reached: the user stays signed in (a stored one too), and the session tries again. */
   #interrupted(cause: Error): EchoError {
-    const user = this.#user
-    if (this.#toldUserId === null && user !== null) this.#tell(user, 'storage')
-    this.#failures += 1
+    const state = this.#state
+    if (state.phase === 'restoring') this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage' })
+    this.#dispatch({ type: 'tokenRefreshInterrupted' })
     // A stopped session (its provider unmounted) keeps the count for a restart, and says nothing.
     if (this.#failures === 1 && this.#tabs.isListening)
       this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
     this.#scheduleRenew()
-    this.#report.tokenRefreshInterrupted()
     return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
   }
 
   /**
-   * The user is gone from this session (the store is told by the caller, when and why); from storage too with
-   * `removeStored`.
+   * Clears what the user left in this session's handles (the store is told by the caller's event, when
+   * and why); from storage too with `removeStored`.
    */
   #forget({ removeStored = false } = {}): void {
     this.#newUserScope()
-    this.#toldUserId = null
-    this.#signedOutByTab = false
-    this.#user = null
     this.#tabs.forget()
     this.#clearTimer()
-    this.#failures = 0
     if (!removeStored) return
     this.#env.storage.removeItem(storedUserKey(this.config))
-    // A session that ended has no sign-in of its own in flight worth keeping (each state holds a PKCE verifier).
+    // Only this app's sign-in states left long ago: a younger one may be a sign-in under way elsewhere.
     removeSignInStates(this.#env.storage, this.config.appId, this.#env.now())
   }
 
@@ -465,23 +534,50 @@ export class EchoSession {
     if (this.#user === null) return
     this.#forget()
     // Remembered for a "session ended" that may follow on the channel.
-    this.#signedOutByTab = true
-    this.#report.signedOut()
+    this.#dispatch({ type: 'signedOut', byTab: true })
   }
 
   /** Another tab's refresh was refused: the session has ended, and says so here too, whichever signal came first. */
   #endedElsewhere(): void {
-    if (this.#user !== null) {
-      this.#forget()
-      this.#report.signedOut(SESSION_ENDED)
-    } else if (this.#signedOutByTab) {
-      this.#signedOutByTab = false
-      this.#report.signedOut(SESSION_ENDED)
-    }
+    const state = this.#state
+    if (this.#user !== null) this.#forget()
+    else if (state.phase !== 'signedOut' || !state.byTab) return
+    this.#dispatch({ type: 'signedOut', ended: SESSION_ENDED })
   }
 
   #isExpired(user: StoredUser): boolean {
     return expiresAtMs(user) <= this.#env.now()
+  }
+}
+
+/**
+ * The session's next state after `event` (the one rule of every transition; `nowMs` for the new
+ * token's lifetime). A sign-in started or failed while someone is signed in leaves them signed in:
+ * the page is about to leave, or the store's report says what failed.
+ */
+export function nextState(state: SessionState, event: SessionEvent, nowMs: number): SessionState {
+  switch (event.type) {
+    case 'handOverStarted':
+      return { phase: 'handingOver' }
+    case 'handOverDeclined':
+      return { phase: 'idle' }
+    case 'signInStarted':
+      return state.phase === 'signedIn' ? state : { phase: 'signingIn' }
+    case 'signInFailed':
+      return state.phase === 'signedIn' ? state : { phase: 'signedOut', byTab: false }
+    case 'restored':
+      return { phase: 'restoring', user: event.user }
+    case 'tokensTaken': {
+      const lifetimeMs = Math.max(expiresAtMs(event.user) - nowMs, 0)
+      const userId = toEchoUser(event.user.profile).id
+      return { phase: 'signedIn', user: event.user, userId, lifetimeMs, failures: 0 }
+    }
+    case 'tokenRefreshStarted':
+      return state
+    case 'tokenRefreshInterrupted':
+      return state.phase === 'signedIn' ? { ...state, failures: state.failures + 1 } : state
+    case 'signedOut':
+      return { phase: 'signedOut', byTab: event.byTab === true }
   }
 }
 

@@ -1,0 +1,163 @@
+// Every transition of the session's state (`nextState`, the rule `EchoSession`'s one `#dispatch`
+// applies): for each state and each event that can reach it, where the session stands next.
+import { describe, expect, it } from 'vitest'
+
+import { nextState, type SessionEvent, type SessionState } from '../../src/auth/EchoSession'
+import type { StoredUser } from '../../src/auth/storedUser'
+
+const NOW = 1_800_000_000_000
+const ada = (accessToken: string, expiresInS = 900): StoredUser => ({
+  access_token: accessToken,
+  refresh_token: `refresh-${accessToken}`,
+  token_type: 'Bearer',
+  profile: { sub: 'user-ada', email: 'ada@example.com' },
+  expires_at: NOW / 1000 + expiresInS,
+})
+const grace = { ...ada('g1'), profile: { sub: 'user-grace', email: 'grace@example.com' } }
+
+const idle: SessionState = { phase: 'idle' }
+const handingOver: SessionState = { phase: 'handingOver' }
+const signedOut: SessionState = { phase: 'signedOut', byTab: false }
+const signedOutByTab: SessionState = { phase: 'signedOut', byTab: true }
+const signingIn: SessionState = { phase: 'signingIn' }
+const restoring: SessionState = { phase: 'restoring', user: ada('expired', -60) }
+const signedIn: SessionState = {
+  phase: 'signedIn',
+  user: ada('a1'),
+  userId: 'user-ada',
+  lifetimeMs: 900_000,
+  failures: 0,
+}
+const reconnecting: SessionState = { ...signedIn, failures: 2 }
+
+const ERROR = { code: 'UNKNOWN_ERROR' as const, reason: 'sign-in-refused' as const, message: 'Sign-in was refused' }
+const next = (state: SessionState, event: SessionEvent) => nextState(state, event, NOW)
+
+describe('the session at start-up', () => {
+  it('a popup page with a sign-in coming back hands it over and runs nothing of its own', () => {
+    expect(next(idle, { type: 'handOverStarted' })).toEqual(handingOver)
+  })
+
+  it('a hand-over no opener takes leaves the page to start as after a redirect', () => {
+    expect(next(handingOver, { type: 'handOverDeclined' })).toEqual(idle)
+  })
+
+  it('an expired stored user is held for the one renew, the store not told yet', () => {
+    expect(next(idle, { type: 'restored', user: ada('expired', -60) })).toEqual(restoring)
+  })
+
+  it('a valid stored user is signed in at once, with the token life counted from now', () => {
+    expect(next(idle, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage' })).toEqual(signedIn)
+  })
+
+  it('nobody stored: signed out', () => {
+    expect(next(idle, { type: 'signedOut' })).toEqual(signedOut)
+  })
+
+  it('a sign-in coming back starts signing in; Echo refusing it leaves nobody signed in', () => {
+    expect(next(idle, { type: 'signInStarted', inWindow: false })).toEqual(signingIn)
+    expect(next(idle, { type: 'signInFailed', error: ERROR, arrivedBy: 'callback' })).toEqual(signedOut)
+  })
+})
+
+describe('restoring an expired user', () => {
+  it('renewed: signed in', () => {
+    expect(next(restoring, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage' })).toEqual(signedIn)
+  })
+
+  it('Echo refused: signed out', () => {
+    expect(next(restoring, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
+  })
+
+  it('a refresh starting changes nothing', () => {
+    expect(next(restoring, { type: 'tokenRefreshStarted' })).toBe(restoring)
+  })
+
+  it('another tab signed out meanwhile: signed out, waiting for its word on why', () => {
+    expect(next(restoring, { type: 'signedOut', byTab: true })).toEqual(signedOutByTab)
+  })
+})
+
+describe('signed in', () => {
+  it('renewed tokens of the same user: still signed in, the new token and its life taken', () => {
+    expect(next(signedIn, { type: 'tokensTaken', user: ada('a2', 600), arrivedBy: 'tab' })).toEqual({
+      ...signedIn,
+      user: ada('a2', 600),
+      lifetimeMs: 600_000,
+    })
+  })
+
+  it('another user signs in (another tab): that user in the place of the last', () => {
+    expect(next(signedIn, { type: 'tokensTaken', user: grace, arrivedBy: 'tab' })).toMatchObject({
+      phase: 'signedIn',
+      userId: 'user-grace',
+      failures: 0,
+    })
+  })
+
+  it('a token that has already expired has a life of nothing, never a negative one', () => {
+    expect(next(signedIn, { type: 'tokensTaken', user: ada('old', -5), arrivedBy: 'tab' })).toMatchObject({
+      lifetimeMs: 0,
+    })
+  })
+
+  it('a refresh that could not reach Echo counts one failure more; each one after adds one', () => {
+    expect(next(signedIn, { type: 'tokenRefreshInterrupted' })).toEqual({ ...signedIn, failures: 1 })
+    expect(next(reconnecting, { type: 'tokenRefreshInterrupted' })).toEqual({ ...signedIn, failures: 3 })
+  })
+
+  it('new tokens end an outage: no failures left', () => {
+    expect(next(reconnecting, { type: 'tokensTaken', user: ada('a2'), arrivedBy: 'tab' })).toMatchObject({
+      failures: 0,
+    })
+  })
+
+  it('a refresh starting changes nothing', () => {
+    expect(next(reconnecting, { type: 'tokenRefreshStarted' })).toBe(reconnecting)
+  })
+
+  it('a sign-in started, or failing to start, leaves the user signed in', () => {
+    expect(next(signedIn, { type: 'signInStarted', inWindow: true })).toBe(signedIn)
+    expect(next(signedIn, { type: 'signInFailed', error: ERROR })).toBe(signedIn)
+  })
+
+  it('signed out by the user, by Echo refusing the refresh, or by another tab', () => {
+    expect(next(signedIn, { type: 'signedOut' })).toEqual(signedOut)
+    expect(next(reconnecting, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
+    expect(next(signedIn, { type: 'signedOut', byTab: true })).toEqual(signedOutByTab)
+  })
+})
+
+describe('signed out', () => {
+  it('a sign-in starts, in a window or by leaving the page', () => {
+    expect(next(signedOut, { type: 'signInStarted', inWindow: true })).toEqual(signingIn)
+    expect(next(signedOutByTab, { type: 'signInStarted', inWindow: false })).toEqual(signingIn)
+  })
+
+  it("another tab's sign-in arrives: signed in", () => {
+    expect(next(signedOutByTab, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'tab' })).toEqual(signedIn)
+  })
+
+  it("the other tab's word that the session ended: signed out, nothing more to wait for", () => {
+    expect(next(signedOutByTab, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
+  })
+
+  it('an interruption without a user changes nothing', () => {
+    expect(next(signedOut, { type: 'tokenRefreshInterrupted' })).toBe(signedOut)
+  })
+})
+
+describe('signing in', () => {
+  it('completed: signed in, the sign-in coming back', () => {
+    expect(next(signingIn, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'callback' })).toEqual(signedIn)
+  })
+
+  it('failed, or the window closed by the user: signed out', () => {
+    expect(next(signingIn, { type: 'signInFailed', error: ERROR })).toEqual(signedOut)
+    expect(next(signingIn, { type: 'signedOut' })).toEqual(signedOut)
+  })
+
+  it('a second start of the same sign-in stays signing in', () => {
+    expect(next(signingIn, { type: 'signInStarted', inWindow: true })).toEqual(signingIn)
+  })
+})
