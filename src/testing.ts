@@ -11,3 +11,5 @@ export type { SeedEchoSessionOptions } from './testing/session'
 export { echoSignIn } from './testing/signIn'
 export type { EchoSignInFlow } from './testing/signIn'
 export type { UserInfoClaims } from './auth/echoUser'
+/** What `createEchoMiddleware({ environment })` and `createEchoStore({ environment })` take: parts of the browser a test replaces. */
+export type { EchoEnvironment, PopupWindow, WakeCause } from './auth/environment'

@@ -2,15 +2,8 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import {
-  EchoClient,
-  getToken,
-  refreshBalance,
-  startEchoSession,
-  stopEchoSession,
-  type EchoStore,
-  type WakeCause,
-} from 'echo-rtk'
+import { EchoClient, getToken, refreshBalance, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
+import type { WakeCause } from 'echo-rtk/testing'
 import { CONFIG, echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
 import { server } from '../support/server'
 import { APP_ID, ECHO, refreshGrants, serveEcho } from '../support/testEcho'
