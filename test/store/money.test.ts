@@ -229,6 +229,35 @@ describe('a top-up after checkout', () => {
     await vi.waitFor(() => expect(money(store).topUp).toEqual({ status: 'credited', amount: 5 }))
   })
 
+  it('asks on the backoff of 2, 4, 8, 15 and 30 s, then every 30 s; late once past two minutes; no more checks after 15 minutes', async () => {
+    serveEcho({ balance: 5, freeTier: null })
+    let clock = Date.now()
+    const checks: { run: () => void; ms: number }[] = []
+    const store = await signInThroughEcho({
+      now: () => clock,
+      setTimeout: (run: () => void, ms: number) =>
+        ms >= 2_000 && ms <= 30_000 ? checks.push({ run, ms }) : globalThis.setTimeout(run, ms),
+    })
+    store.dispatch({ type: 'echo/checkoutPaid' })
+    const waits: number[] = []
+    const late: string[] = []
+    while (checks.length > 0) {
+      const { run, ms } = checks.shift()!
+      waits.push(ms)
+      clock += ms
+      run()
+      late.push(money(store).topUp?.status ?? 'none')
+    }
+    expect(waits.slice(0, 7)).toEqual([2_000, 4_000, 8_000, 15_000, 30_000, 30_000, 30_000])
+    // 15 minutes of checks: 59 s for the first five, then every 30 s up to the check at or past 15 minutes.
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(15 * 60_000)
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(15 * 60_000 + 30_000)
+    expect(late.indexOf('late')).toBe(
+      waits.findIndex((_, index) => waits.slice(0, index + 1).reduce((a, b) => a + b, 0) >= TOP_UP_LATE_MS),
+    )
+    expect(money(store).topUp).toEqual({ status: 'late', amount: null })
+  })
+
   it('back from a checkout in this tab, the credit before it rides in the return address: waiting until it rises', async () => {
     const echo = serveEcho({ balance: 5, freeTier: null })
     const store = await signInThroughEcho()
