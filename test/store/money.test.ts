@@ -12,13 +12,15 @@ import {
   getEchoFetch,
   getEchoRouter,
   setDailyLimit,
+  signOut,
   startEchoSession,
   stopEchoSession,
   type EchoConfig,
   type EchoStore,
 } from 'echo-rtk'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
+import { dailyLimitKey, localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
+import { moneySlice, topUpCredited, topUpLate, topUpWaiting } from '../../src/store/money/moneySlice'
 import { TOP_UP_LATE_MS } from '../../src/store/money/topUpWatch'
 import { resolveConfig } from '../../src/config'
 import { CONFIG, echoStoresPerTest } from '../support/echoStores'
@@ -401,5 +403,43 @@ describe('checkout coming back (a top-up)', () => {
     newStore({ openChannel, closeWindow })
     expect(window.location.search).toBe('?echo_top_up=yes-please')
     expect(closeWindow).not.toHaveBeenCalled()
+  })
+})
+
+describe('the money when the user leaves', () => {
+  it("a sign-out forgets the user's figures and a top-up under way: nothing of theirs shows for the next", async () => {
+    serveEcho({ chargePerCall: 0.01 })
+    const store = await signInThroughEcho()
+    await askAndSettle(store)
+    await store.dispatch(setDailyLimit(5))
+    store.dispatch({ type: 'echo/checkoutPaid' })
+    expect(money(store)).toMatchObject({ spentToday: 0.01, userDailyLimit: 5, topUp: { status: 'waiting' } })
+    await store.dispatch(signOut())
+    expect(money(store)).toMatchObject({ spentToday: null, spentThisSession: 0, lastCharge: null, topUp: null })
+    expect(money(store).userDailyLimit).toBeUndefined()
+  })
+
+  it("another tab's new daily limit for this user shows here; another key's change does not", async () => {
+    serveEcho()
+    const store = await signInThroughEcho()
+    const key = dailyLimitKey(resolveConfig(CONFIG), USER_ID)
+    window.localStorage.setItem(key, JSON.stringify({ limit: 3 }))
+    window.dispatchEvent(new StorageEvent('storage', { key, newValue: JSON.stringify({ limit: 3 }) }))
+    expect(money(store).userDailyLimit).toBe(3)
+    window.dispatchEvent(new StorageEvent('storage', { key: 'unrelated', newValue: JSON.stringify({ limit: 9 }) }))
+    expect(money(store).userDailyLimit).toBe(3)
+    window.dispatchEvent(new StorageEvent('storage', { key, newValue: null }))
+    expect(money(store).userDailyLimit).toBeNull()
+  })
+})
+
+describe('the top-up in the store', () => {
+  const reduce = moneySlice.reducer
+  it('only a top-up still waiting turns late: one credited meanwhile stays credited, and no top-up stays none', () => {
+    const waiting = reduce(undefined, topUpWaiting())
+    expect(reduce(waiting, topUpLate()).topUp).toEqual({ status: 'late', amount: null })
+    const credited = reduce(waiting, topUpCredited(5))
+    expect(reduce(credited, topUpLate()).topUp).toEqual({ status: 'credited', amount: 5 })
+    expect(reduce(undefined, topUpLate()).topUp).toBeNull()
   })
 })
