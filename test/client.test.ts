@@ -12,7 +12,6 @@ describe('echo-rtk/client', () => {
         "DEFAULT_SCOPE",
         "EchoClient",
         "EchoError",
-        "REFRESH_TIMEOUT_MS",
         "createEchoFetch",
         "createEchoRouter",
         "isAbortError",

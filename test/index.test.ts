@@ -22,7 +22,6 @@ describe('echo-rtk', () => {
         "EchoSpend",
         "EchoTopUp",
         "Logo",
-        "REFRESH_TIMEOUT_MS",
         "SignedIn",
         "SignedOut",
         "authSlice",

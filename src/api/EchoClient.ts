@@ -11,8 +11,9 @@ import {
   getUserRequest,
   listAppsRequest,
   registerReferralRequest,
+  requestJson,
+  type JsonRequest,
 } from './echoRequests'
-import { requestJson, type JsonRequest } from './requestJson'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 import type {
   AppList,

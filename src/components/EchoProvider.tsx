@@ -10,7 +10,7 @@ import type { EchoRootState } from '../store/echoReducer'
 import { assertEchoStore, startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
 import { runtimeOf } from '../store/EchoRuntime'
 import { EchoAnnouncer } from './EchoAnnouncer'
-import { EchoContext, type EchoContextValue } from './EchoContext'
+import type { EchoContextValue } from './useEcho'
 
 /** Props of {@link EchoProvider}. */
 export interface EchoProviderProps {
@@ -36,7 +36,7 @@ export interface EchoProviderProps {
  * </EchoProvider>
  */
 export function EchoProvider({ config, store: hostStore, children }: EchoProviderProps): ReactElement | null {
-  const outer = useContext(EchoContext)
+  const outer = useOuterProvider()
   // Checked at the first render in a browser, so a bad config fails at once with the field it names.
   const [resolved] = useState<ResolvedEchoConfig | null>(() =>
     typeof window === 'undefined' ? null : resolveConfig(config),
@@ -76,19 +76,23 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
     // The config is fixed for the provider's life (checked above): the store is the only dependency.
   }, [store, joinsOuter])
 
-  const value = useMemo<EchoContextValue | null>(
-    () => (mounted && resolved !== null ? { store, config: resolved } : null),
-    [mounted, store, resolved],
-  )
   if (joinsOuter) return <>{children}</>
-  if (value === null || handingOver) return null
+  if (!mounted || resolved === null || handingOver) return null
   return (
     <Provider context={EchoReduxContext} store={store}>
-      <EchoContext.Provider value={value}>
-        <EchoAnnouncer>{children}</EchoAnnouncer>
-      </EchoContext.Provider>
+      <EchoAnnouncer>{children}</EchoAnnouncer>
     </Provider>
   )
+}
+
+/** The store and config of the `<EchoProvider>` this one sits in, or `null`. */
+function useOuterProvider(): EchoContextValue | null {
+  const outer = useContext(EchoReduxContext)
+  return useMemo(() => {
+    if (outer === null) return null
+    const store = outer.store as EchoStore
+    return { store, config: runtimeOf(store.dispatch).config }
+  }, [outer])
 }
 
 /**

@@ -9,7 +9,7 @@ import type { EchoRootState } from '../store/echoReducer'
 import { selectAuthStatus, selectEchoUser, selectIsSigningIn } from '../store/selectors'
 import { signIn } from '../store/thunks'
 import { useAnnounce } from './EchoAnnouncer'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 import { Logo } from './Logo'
 
 const selectArrivedBy = (state: EchoRootState) => state.echo.auth.arrivedBy

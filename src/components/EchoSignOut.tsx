@@ -4,7 +4,7 @@ import { useEchoSelector } from '../api/query/echoReduxContext'
 import { selectIsAuthenticated } from '../store/selectors'
 import { signOut } from '../store/thunks'
 import { useAnnounce } from './EchoAnnouncer'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 
 const SIGNING_OUT = 'Signing out...'
 

@@ -8,7 +8,7 @@ import type { EchoRootState } from '../store/echoReducer'
 import type { TopUpState } from '../store/money/moneySlice'
 import { selectIsAuthenticated, selectIsInsufficientFunds } from '../store/selectors'
 import { creditsAdded, OUT_OF_CREDITS, TOP_UP_LATE, useAnnounce } from './EchoAnnouncer'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 import { openCheckout } from './openCheckout'
 
 /** Why `Add credits` does nothing for the amount typed. */

@@ -1,13 +1,15 @@
 import { useMemo } from 'react'
 import { shallowEqual } from 'react-redux'
 
-import { useEchoSelector } from '../api/query/echoReduxContext'
+import { useEchoSelector, useEchoStore } from '../api/query/echoReduxContext'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { SignInOptions, SignInReturnTo } from '../auth/EchoSession'
 import type { EchoUser } from '../auth/echoUser'
 import type { ResolvedEchoConfig } from '../config'
 import { userMessageOf, type EchoErrorData } from '../errors'
 import type { AuthStatus } from '../store/authSlice'
+import type { EchoStore } from '../store/createEchoStore'
+import { runtimeOf } from '../store/EchoRuntime'
 import type { EchoRootState } from '../store/echoReducer'
 import {
   quietWhileReconnecting,
@@ -25,7 +27,6 @@ import {
   signOut,
   type CreatePaymentLinkOptions,
 } from '../store/thunks'
-import { useEchoContext } from './EchoContext'
 import { openCheckout, type OpenCheckoutOptions } from './openCheckout'
 
 /** What `useEcho()` returns. */
@@ -132,6 +133,18 @@ const selectView = (state: EchoRootState, { auth, balance }: EchoRootState['echo
   topUp: state.echo.money.topUp,
   returnTo: auth.returnTo,
 })
+
+/** The store and the resolved config of the nearest `<EchoProvider>`: its store's runtime holds the config. */
+export interface EchoContextValue {
+  store: EchoStore
+  config: ResolvedEchoConfig
+}
+
+/** The nearest provider's store and config; outside one, throws `useEcho must be used within an EchoProvider`. */
+export function useEchoContext(): EchoContextValue {
+  const store = useEchoStore() as EchoStore
+  return useMemo(() => ({ store, config: runtimeOf(store.dispatch).config }), [store])
+}
 
 /**
  * The signed-in user, the balance and the actions, from the nearest `<EchoProvider>`. Re-renders

@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 
 import type { FetchFunction } from '../api/tokenProvider'
 import { getEchoFetch } from '../store/thunks'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 
 /**
  * A `fetch` for the model clients an app already uses (the AI SDK's providers, `openai`,

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 
 import type { EchoModelProviderSettings } from '../api/modelProviderSettings'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 import { useEchoFetch } from './useEchoFetch'
 
 /**

@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 
 import type { EchoRouter } from '../api/router/EchoRouter'
 import { getEchoRouter } from '../store/thunks'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 
 /**
  * The model router bound to the provider's session: calls carry the signed-in user's token and

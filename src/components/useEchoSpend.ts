@@ -6,7 +6,7 @@ import type { EchoRootState } from '../store/echoReducer'
 import type { EchoCharge } from '../store/money/moneySlice'
 import { selectDailyLimit, selectIsSpendLimitReached } from '../store/selectors'
 import { setDailyLimit } from '../store/thunks'
-import { useEchoContext } from './EchoContext'
+import { useEchoContext } from './useEcho'
 
 /** What {@link useEchoSpend} returns. */
 export interface UseEchoSpendResult {

@@ -43,6 +43,7 @@ function Wallet() {
 describe('echo-rtk/testing, as an app uses it in its own tests', () => {
   it('exports exactly its public names', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'REFRESH_TIMEOUT_MS',
       'clearEchoSession',
       'echoEndpoints',
       'echoFixtures',

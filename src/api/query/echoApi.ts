@@ -2,11 +2,13 @@ import { buildCreateApi, coreModule, reactHooksModule, type reactHooksModuleName
 import {
   skipToken,
   type Api,
+  type BaseQueryFn,
   type coreModuleName,
   type MutationDefinition,
   type QueryDefinition,
 } from '@reduxjs/toolkit/query'
 
+import { EchoError, type EchoErrorData } from '../../errors'
 import {
   createPaymentLinkRequest,
   getAppRequest,
@@ -16,6 +18,8 @@ import {
   getUserRequest,
   listAppsRequest,
   registerReferralRequest,
+  requestJson,
+  type JsonRequest,
 } from '../echoRequests'
 import type {
   AppList,
@@ -29,9 +33,28 @@ import type {
   ReferralResponse,
   SupportedModels,
 } from '../wireTypes'
-import { echoBaseQuery } from './echoBaseQuery'
 import { useEchoDispatch, useEchoSelector, useEchoStore } from './echoReduxContext'
 import { sessionPortOf } from './sessionPort'
+
+/** A request, or a function that builds it (and may refuse bad input by throwing). */
+export type EchoQueryArgs = JsonRequest | (() => JsonRequest)
+
+/**
+ * The baseQuery of `echoApi`: every endpoint goes through the session's authorized fetch, so it
+ * gets the single shared refresh and the one marked retry. It never throws: failures come back as
+ * `{ error: EchoErrorData }`.
+ */
+export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> = async (args, api) => {
+  try {
+    const session = sessionPortOf(api.dispatch)
+    const request = typeof args === 'function' ? args() : args
+    return {
+      data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }),
+    }
+  } catch (error) {
+    return { error: EchoError.from(error).toJSON() }
+  }
+}
 
 /** The cache tags of `echoApi`. */
 export type EchoApiTag = 'Balance' | 'App' | 'User' | 'Models'

@@ -70,22 +70,18 @@ export class SpendWatch {
 
   /** A billed call is being sent. */
   callStarted(): void {
-    if (this.#batch === null || this.#batch.running === 0) {
-      // Overlapping a batch still waiting for its balance: one batch (its cost cannot be told apart).
-      const waiting = this.#batch?.endedAt != null ? this.#batch : null
-      this.#batch = waiting ?? {
-        creditBefore: selectCredit(this.#getState()),
-        calls: 0,
-        running: 0,
-        endedAt: null,
-        paidAsked: null,
-        freeTierAsked: null,
-        paidAnswered: false,
-        freeTierAnswered: false,
-        refused: false,
-      }
-    }
-    const batch = this.#batch
+    // A call overlapping a batch still running, or waiting for its balance, joins it: their costs cannot be told apart.
+    const batch = (this.#batch ??= {
+      creditBefore: selectCredit(this.#getState()),
+      calls: 0,
+      running: 0,
+      endedAt: null,
+      paidAsked: null,
+      freeTierAsked: null,
+      paidAnswered: false,
+      freeTierAnswered: false,
+      refused: false,
+    })
     batch.calls += 1
     batch.running += 1
     batch.endedAt = null
