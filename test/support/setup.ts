@@ -1,3 +1,5 @@
+import './webStorage'
+
 import { afterAll, afterEach, beforeAll } from 'vitest'
 
 import { server } from './server'

@@ -7,6 +7,14 @@ import { clearEchoSession } from 'echo-rtk/testing'
 
 export const server = setupServer()
 
+// On Node 25 and later, vitest 4's jsdom leaves Node's own `localStorage` (empty without
+// `--localstorage-file`) in place of jsdom's: put jsdom's back. vitest 5 needs none of this.
+const { jsdom } = globalThis as { jsdom?: { window: Pick<Window, 'localStorage' | 'sessionStorage'> } }
+if (jsdom !== undefined && typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function') {
+  for (const name of ['localStorage', 'sessionStorage'] as const)
+    Object.defineProperty(globalThis, name, { value: jsdom.window[name], configurable: true, writable: true })
+}
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => {
   cleanup()
