@@ -110,6 +110,112 @@ const equivalentMutants = [
     "typeof status === 'number'",
     'ConditionalExpression true: a status that is not a number is never === 402 either',
   ],
+  // src/store/money/billedCalls.ts
+  [
+    'src/store/money/billedCalls.ts',
+    'const fromServer = origin !== null && servers.includes(origin)',
+    'origin !== null',
+    'ConditionalExpression true: serverOrigins holds origins only, so it never includes null either',
+  ],
+  [
+    'src/store/money/billedCalls.ts',
+    "return !/[/+]json\\b/i.test(response.headers.get('content-type') ?? '')",
+    "''",
+    'StringLiteral: any stand-in for a missing Content-Type that is not a JSON type reads as a stream, as "" does',
+  ],
+  // src/store/money/topUpWatch.ts
+  [
+    'src/store/money/topUpWatch.ts',
+    '#running = false',
+    'false',
+    'BooleanLiteral true: before the first start there is no environment, and #check stops at that first',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    'if (topUp === null || !this.#running || this.#env === undefined) return',
+    'this.#env === undefined',
+    'ConditionalExpression false: a top-up is waited for only once started (the runtime drops a checkout paid while stopped), and start sets the environment',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    "channel.removeEventListener('message', onMessage)",
+    "'message'",
+    'StringLiteral "": the channel is closed on the next line, and a closed BroadcastChannel delivers no message to any listener',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    'this.#env?.clearTimeout(topUp.check)',
+    'this.#env?.clearTimeout',
+    'OptionalChaining: a top-up under way exists only after a start, which set the environment',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    'if (this.#topUp !== null) this.#env?.clearTimeout(this.#topUp.check)',
+    'this.#env?.clearTimeout',
+    'OptionalChaining: as above, a top-up to clear exists only after a start',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    'return this.#env?.now() ?? Date.now()',
+    'this.#env?.now',
+    'OptionalChaining: the time is read for a top-up (paid, then checked), which exists only after a start',
+  ],
+  [
+    'src/store/money/topUpWatch.ts',
+    "env.history.replaceState(env.history.state, '', checkout.cleaned)",
+    "''",
+    'StringLiteral: the title argument of replaceState is unused by browsers (kept empty by convention)',
+  ],
+  // src/store/money/balanceFollower.ts
+  [
+    'src/store/money/balanceFollower.ts',
+    '#running = false',
+    'false',
+    'BooleanLiteral true: start() sets it before anything reads it (the runtime hands no action to a follower it has not started)',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    '#endsOutage = false',
+    'false',
+    'BooleanLiteral true: prepare() sets it for every action before follow() reads it',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    'this.#endsOutage = false',
+    'false',
+    'BooleanLiteral true: as above, the next action’s prepare() sets it again before follow() reads it',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    'if (appId === undefined) return',
+    'appId === undefined',
+    'ConditionalExpression false: #follow runs only after start(appId), and the config’s appId is always a string',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    'if (signedIn.match(action) && this.#userId !== null && action.payload.user.id !== this.#userId) this.#clear()',
+    'this.#userId !== null',
+    'ConditionalExpression true: with no user followed #clear() returns at once (no user id, no subscription)',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    'if (this.#userId === null && this.#subscriptions.length === 0) return',
+    'this.#userId === null && this.#subscriptions.length === 0',
+    'ConditionalExpression false: with no user followed the API cache and the balance hold nothing of a user (reset at the sign-out), so a reset changes nothing',
+  ],
+  [
+    'src/store/money/balanceFollower.ts',
+    'if (this.#userId === null && this.#subscriptions.length === 0) return',
+    'this.#subscriptions.length === 0',
+    'EqualityOperator, ConditionalExpression: the subscriptions are made only for a followed user and dropped with it, so with no user there are none; a reset of nothing changes nothing',
+  ],
+  // src/store/EchoRuntime.ts
+  [
+    'src/store/EchoRuntime.ts',
+    'if (this.#running) this.#balance.prepare(action)',
+    'this.#running',
+    'ConditionalExpression true: a stopped session reports nothing, so no signedIn or tokenRefreshed reaches prepare(); for other actions it only clears a flag the next prepare() sets again',
+  ],
 ]
 
 const linesByFile = new Map()

@@ -3,14 +3,26 @@ import { act, render, screen } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoProvider, EchoSignIn, echoReducers, useEcho } from 'echo-rtk'
-import { echoSignIn } from 'echo-rtk/testing'
+import {
+  createEchoStore,
+  EchoProvider,
+  EchoSignIn,
+  echoReducers,
+  getEchoFetch,
+  getEchoRouter,
+  startEchoSession,
+  stopEchoSession,
+  useEcho,
+  type EchoStore,
+} from 'echo-rtk'
+import { echoSignIn, paidAtCheckout } from 'echo-rtk/testing'
 
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { CONFIG } from '../support/echoStores'
+import { resolveConfig } from '../../src/config'
+import { CONFIG, echoStoresPerTest } from '../support/echoStores'
 import { server } from '../support/server'
-import { codeExchanges, refreshGrants, serveEcho } from '../support/testEcho'
+import { codeExchanges, ECHO, refreshGrants, sentTo, serveEcho } from '../support/testEcho'
 
 /** Work a store queued for after the page's paint (the balance calls after a sign-in): the test says when it runs. */
 function paintQueue() {
@@ -118,4 +130,154 @@ describe('a stopped runtime is inert', () => {
       expect(quiet).not.toHaveBeenCalled()
     })
   }
+})
+
+describe("the page's focus and connection", () => {
+  const { signInThroughEcho } = echoStoresPerTest()
+  const balanceAsked = (echo: ReturnType<typeof serveEcho>) => sentTo(echo, '/api/v1/balance').length
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+  const online = (store: EchoStore) => store.getState().echoApi.config.online
+
+  /** The page shown or hidden, as the browser says it: `visibilitychange` at the document, bubbling to the window. */
+  function showPage(visibility: DocumentVisibilityState) {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility })
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }))
+  }
+  afterEach(() => {
+    delete (document as { visibilityState?: unknown }).visibilityState
+  })
+
+  it('a tab shown again refetches the balance; a tab hidden asks nothing', async () => {
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const before = balanceAsked(echo)
+    showPage('hidden')
+    await settle()
+    expect(balanceAsked(echo)).toBe(before)
+    echo.set({ balance: 40 })
+    showPage('visible')
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(40))
+    expect(balanceAsked(echo)).toBe(before + 1)
+  })
+
+  it('going offline and back online is heard: RTK Query knows the page is offline, then online', async () => {
+    serveEcho()
+    const store = await signInThroughEcho()
+    window.dispatchEvent(new Event('offline'))
+    expect(online(store)).toBe(false)
+    window.dispatchEvent(new Event('online'))
+    expect(online(store)).toBe(true)
+  })
+
+  it('stopped, the store hears the page no more: no refetch on focus, nothing marked offline', async () => {
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    store.dispatch(stopEchoSession())
+    const before = balanceAsked(echo)
+    window.dispatchEvent(new Event('focus'))
+    showPage('visible')
+    window.dispatchEvent(new Event('offline'))
+    await settle()
+    expect(balanceAsked(echo)).toBe(before)
+    expect(online(store)).toBe(true)
+  })
+
+  it('started twice (two providers over one store), one stop still leaves it deaf to the page', async () => {
+    serveEcho()
+    const store = await signInThroughEcho()
+    store.dispatch(startEchoSession(CONFIG))
+    store.dispatch(stopEchoSession())
+    window.dispatchEvent(new Event('offline'))
+    expect(online(store)).toBe(true)
+  })
+})
+
+describe('a stopped runtime and the money', () => {
+  const { signInThroughEcho } = echoStoresPerTest()
+
+  it('a checkout paid while the store is stopped starts no wait', async () => {
+    serveEcho()
+    const store = await signInThroughEcho()
+    store.dispatch(stopEchoSession())
+    paidAtCheckout(store)
+    expect(store.getState().echo.money.topUp).toBeNull()
+  })
+
+  it('a balance answer that lands after the stop credits no top-up; started again, the top-up is credited', async () => {
+    const echo = serveEcho({ balance: 5, freeTier: null })
+    const store = await signInThroughEcho()
+    const held = echo.hold('balance')
+    paidAtCheckout(store)
+    await held.reached
+    store.dispatch(stopEchoSession())
+    echo.set({ balance: 9 })
+    held.release()
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(9))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(store.getState().echo.money.topUp).toEqual({ status: 'waiting', amount: null })
+    echo.set({ balance: 12 })
+    store.dispatch(startEchoSession(CONFIG))
+    await vi.waitFor(() => expect(store.getState().echo.money.topUp).toEqual({ status: 'credited', amount: 7 }))
+  })
+
+  it('calls through the router and the fetch together are one burst: the balance is asked again once', async () => {
+    const echo = serveEcho()
+    const store = await signInThroughEcho()
+    const before = sentTo(echo, '/api/v1/balance').length
+    const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] }
+    await Promise.all([
+      store.dispatch(getEchoRouter()).chat.completions.create(chat),
+      store
+        .dispatch(getEchoFetch())(`${resolveConfig(CONFIG).baseRouterUrl}/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify(chat),
+        })
+        .then((response) => response.text()),
+    ])
+    await vi.waitFor(() => expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before + 1))
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before + 1)
+  })
+})
+
+describe('a store with no browser (a server, a test in Node)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('starts and stops on a complete environment of its own, listening to no window', async () => {
+    vi.stubGlobal('window', undefined)
+    const storage = new Map<string, string>()
+    const store = createEchoStore({
+      config: { ...CONFIG, apiUrl: ECHO },
+      environment: {
+        location: { href: 'http://localhost:3000/' },
+        history: { state: null, replaceState: () => undefined },
+        storage: {
+          getItem: (key: string) => storage.get(key) ?? null,
+          setItem: (key: string, value: string) => void storage.set(key, value),
+          removeItem: (key: string) => void storage.delete(key),
+          key: (index: number) => [...storage.keys()][index] ?? null,
+          get length() {
+            return storage.size
+          },
+          clear: () => storage.clear(),
+        },
+        navigate: () => undefined,
+        fetch: () => Promise.reject(new Error('no network here')),
+        locks: undefined,
+        openChannel: undefined,
+        onStorage: () => () => undefined,
+        onWake: () => () => undefined,
+        now: () => Date.now(),
+        setTimeout: (run, ms) => setTimeout(run, ms),
+        clearTimeout: (handle) => clearTimeout(handle as number),
+        logError: () => undefined,
+        logWarning: () => undefined,
+      },
+      startSession: true,
+    })
+    await vi.waitFor(() => expect(store.getState().echo.auth.status).toBe('unauthenticated'))
+    store.dispatch(stopEchoSession())
+  })
 })

@@ -6,7 +6,6 @@ import { routerOver } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
-import { whenBodyEnds, withBody } from '../../api/whenBodyEnds'
 import type { EchoSession } from '../../auth/EchoSession'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
@@ -173,7 +172,9 @@ function createSessionEchoFetch(session: EchoSession, billedFetch: FetchFunction
   })
   if (!signInOnDemand) return echoFetch
   const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
-  return (input, init) => {
+  // Async, so a refusal is a rejected promise as `fetch` gives; what runs before its first await still
+  // runs inside the click that made the call, so the sign-in window may open.
+  return async (input, init) => {
     // A call that could never carry the token opens no sign-in window: it fails as it would signed in.
     assertTokenOrigin(input, origins)
     return afterSignInForCall(session, () => echoFetch(input, init))
@@ -197,4 +198,56 @@ function createSessionRouter(session: EchoSession, billedFetch: FetchFunction): 
 function afterSignInForCall<T>(session: EchoSession, call: () => Promise<T>): Promise<T> {
   const signingIn = session.signInForCall()
   return signingIn === undefined ? call() : signingIn.then(call)
+}
+
+/**
+ * `response` with `onEnd` called once when its body is done with: read to the end, failed,
+ * cancelled (a `break` out of a stream), or aborted through `signal`. A body-less answer ends at once.
+ */
+export function whenBodyEnds(response: Response, signal: AbortSignal | null | undefined, onEnd: () => void): Response {
+  let ended = false
+  const end = () => {
+    if (ended) return
+    ended = true
+    signal?.removeEventListener('abort', end)
+    onEnd()
+  }
+  if (response.body === null) {
+    end()
+    return response
+  }
+  signal?.addEventListener('abort', end, { once: true })
+  const reader = response.body.getReader()
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) {
+          controller.close()
+          end()
+        } else {
+          controller.enqueue(value)
+        }
+      } catch (error) {
+        controller.error(error)
+        end()
+      }
+    },
+    cancel(reason) {
+      end()
+      return reader.cancel(reason)
+    },
+  })
+  return withBody(response, body)
+}
+
+/** `response` over again with `body`: the same status, headers and URL. @internal */
+export function withBody(response: Response, body: BodyInit): Response {
+  const copy = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
+  Object.defineProperty(copy, 'url', { value: response.url })
+  return copy
 }

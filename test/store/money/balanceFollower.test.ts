@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+// The balance kept loaded while someone is signed in: asked for once the signed-in page has painted,
+// asked again when new tokens end an outage, and dropped with the store's stop: a stopped store asks
+// nothing, and a store started again follows the user again.
+import { http, HttpResponse } from 'msw'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { signIn, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
+import type { EchoEnvironment } from 'echo-rtk/testing'
+import { CONFIG, echoStoresPerTest, sessionOf } from '../../support/echoStores'
+import { server } from '../../support/server'
+import { backFromEcho, ECHO, sentTo, serveEcho } from '../../support/testEcho'
+
+const { newStore, navigations } = echoStoresPerTest()
+const settle = () => new Promise((resolve) => globalThis.setTimeout(resolve, 30))
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** Work a store queued for after the page's paint: the test says when it runs. */
+function paintQueue() {
+  const queued: (() => void)[] = []
+  return {
+    afterPaint: (run: () => void) => void queued.push(run),
+    paint: () => {
+      for (const run of queued.splice(0)) run()
+    },
+  }
+}
+
+/** Signs in at Echo and loads the page again with `environment`: signed in, nothing painted yet. */
+async function signedInPage(environment: Partial<EchoEnvironment>): Promise<EchoStore> {
+  await newStore().dispatch(signIn())
+  await backFromEcho(navigations.at(-1)!)
+  const store = newStore(environment)
+  await sessionOf(store).signInCallback
+  return store
+}
+
+const balanceCalls = (echo: ReturnType<typeof serveEcho>) =>
+  sentTo(echo, '/api/v1/balance').length + sentTo(echo, '/api/v1/balance/free').length
+
+describe('the balance of the signed-in user', () => {
+  it('is asked for (paid balance and free tier) once the signed-in page has painted, not before', async () => {
+    const echo = serveEcho()
+    const { afterPaint, paint } = paintQueue()
+    const store = await signedInPage({ afterPaint })
+    await settle()
+    expect(store.getState().echo.auth.status).toBe('authenticated')
+    expect(balanceCalls(echo)).toBe(0)
+    paint()
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(12.5))
+    await vi.waitFor(() => expect(store.getState().echo.balance.freeTierStatus).toBe('succeeded'))
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(1)
+    expect(sentTo(echo, '/api/v1/balance/free')).toHaveLength(1)
+  })
+
+  it('a store stopped before the paint asks nothing when the page paints', async () => {
+    const echo = serveEcho()
+    const { afterPaint, paint } = paintQueue()
+    const store = await signedInPage({ afterPaint })
+    store.dispatch(stopEchoSession())
+    paint()
+    await settle()
+    expect(balanceCalls(echo)).toBe(0)
+    expect(store.getState().echo.balance.status).toBe('idle')
+  })
+
+  it('stopped, coming back to the page asks nothing; started again, it follows the user again once painted', async () => {
+    const echo = serveEcho()
+    const { afterPaint, paint } = paintQueue()
+    const store = await signedInPage({ afterPaint })
+    paint()
+    await vi.waitFor(() => expect(store.getState().echo.balance.status).toBe('succeeded'))
+    store.dispatch(stopEchoSession())
+    const asked = sentTo(echo, '/api/v1/balance').length
+    window.dispatchEvent(new Event('focus'))
+    await settle()
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked)
+
+    store.dispatch(startEchoSession(CONFIG))
+    paint()
+    echo.set({ balance: 60 })
+    window.dispatchEvent(new Event('focus'))
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(60))
+  })
+
+  it('new tokens that end an outage ask for the balance again; a refresh in good times does not', async () => {
+    const echo = serveEcho({ expiresInSeconds: 15 })
+    const { afterPaint, paint } = paintQueue()
+    const store = await signedInPage({ afterPaint })
+    paint()
+    await vi.waitFor(() => expect(store.getState().echo.balance.status).toBe('succeeded'))
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const session = sessionOf(store)
+
+    vi.setSystemTime(Date.now() + 16_000)
+    await session.getToken()
+    await settle()
+    const asked = sentTo(echo, '/api/v1/balance').length
+    expect(asked).toBe(1)
+
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const network = { down: true }
+    server.use(http.post(`${ECHO}/api/oauth/token`, () => (network.down ? HttpResponse.error() : undefined)))
+    vi.setSystemTime(Date.now() + 16_000)
+    await session.getToken().catch(() => undefined)
+    await vi.waitFor(() => expect(store.getState().echo.auth.isReconnecting).toBe(true))
+    network.down = false
+    echo.set({ balance: 30 })
+    await session.getToken()
+    await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(30))
+    expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked + 1)
+    expect(warned).toHaveBeenCalledOnce()
+  })
+})
