@@ -4,7 +4,11 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 
 import { server } from './server'
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// Unhandled requests fail the test: msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (each ignores the
+// other's key; given as a variable, not a literal, so the type of either major takes it).
+const unhandledAsErrors = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const
+
+beforeAll(() => server.listen(unhandledAsErrors))
 afterEach(async () => {
   server.resetHandlers()
   if (typeof document !== 'undefined') (await import('@testing-library/react')).cleanup()

@@ -15,7 +15,11 @@ if (jsdom !== undefined && typeof Object.getOwnPropertyDescriptor(globalThis, 'l
     Object.defineProperty(globalThis, name, { value: jsdom.window[name], configurable: true, writable: true })
 }
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// Unhandled requests fail the test: msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (each ignores the
+// other's key; given as a variable, not a literal, so the type of either major takes it).
+const unhandledAsErrors = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const
+
+beforeAll(() => server.listen(unhandledAsErrors))
 afterEach(() => {
   cleanup()
   server.resetHandlers()
