@@ -28,13 +28,16 @@ export function recordRouter(
 ): SeenRequest[] {
   const seen: SeenRequest[] = []
   server.use(
-    http.all(`${ROUTER}/*`, ({ request }) => {
+    http.all(`${ROUTER}/*`, async ({ request }) => {
       const url = new URL(request.url)
+      // The body is read before the answer, as a server reads an upload: msw 3 parses the request off a socket, and
+      // a body still arriving (a multipart recording) is cut off once the exchange is answered.
+      const body = request.body === null ? null : await request.clone().arrayBuffer()
       seen.push({
         method: request.method,
         url: url.pathname + url.search,
         headers: request.headers,
-        request: request.clone(),
+        request: new Request(request.url, { method: request.method, headers: request.headers, body }),
         signal: request.signal,
       })
       return answer(request)
@@ -69,13 +72,19 @@ export function controlledStream(): ControlledStream {
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c
+      // An empty first chunk sends the status and headers at once, as Echo does before its first event: msw 3 writes
+      // the answer through Node's ServerResponse, which holds the head back until the first body write, so `fetch`
+      // would not resolve until the test pushes.
+      c.enqueue(new Uint8Array(0))
     },
     cancel(reason) {
       cancelledWith(reason)
     },
   })
   return {
-    response: new HttpResponse(body, { status: 200 }),
+    // Chunked, as a streamed HTTP/1.1 answer is: msw 3 sends the answer over a socket, and without framing a
+    // connection cut mid-stream would read as the answer's end.
+    response: new HttpResponse(body, { status: 200, headers: { 'Transfer-Encoding': 'chunked' } }),
     push: (text) => controller.enqueue(encoder.encode(text)),
     close: () => controller.close(),
     fail: (error) => controller.error(error),
