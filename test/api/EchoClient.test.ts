@@ -165,8 +165,10 @@ describe('EchoClient', () => {
       const modes: string[] = []
       server.use(
         http.get(route, ({ request }) => {
-          modes.push(request.mode)
-          return request.mode === 'no-cors' ? new HttpResponse('Not Found', { status: 404 }) : HttpResponse.error()
+          // The mode as Echo sees it, in Sec-Fetch-Mode (msw 3 rebuilds the request from the wire, without its mode).
+          const mode = request.headers.get('sec-fetch-mode') ?? request.mode
+          modes.push(mode)
+          return mode === 'no-cors' ? new HttpResponse('Not Found', { status: 404 }) : HttpResponse.error()
         }),
       )
       await expect(client().models.supported()).resolves.toMatchObject({ source: 'echo-sdk' })
