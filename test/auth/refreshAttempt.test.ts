@@ -6,6 +6,7 @@ import { EchoClient, getToken, refreshBalance, startEchoSession, stopEchoSession
 import type { WakeCause } from 'echo-rtk/testing'
 import { CONFIG, echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
 import { server } from '../support/server'
+import { settled } from '../support/settled'
 import { APP_ID, ECHO, refreshGrants, serveEcho } from '../support/testEcho'
 
 const { newStore, signInThroughEcho } = echoStoresPerTest()
@@ -182,8 +183,10 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     network.goOffline()
     vi.setSystemTime(Date.now() + 20 * 60_000)
     const reloaded = newStore({ onWake: wake.onWake })
-    await vi.advanceTimersByTimeAsync(0)
-    expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' })
+    // At once: the clock does not move while the refresh fails.
+    await settled(() =>
+      expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' }),
+    )
     // The balance calls the signed-in page made while Echo was down failed.
     await vi.waitFor(() => expect(reloaded.getState().echo.balance.status).toBe('failed'))
     const balanceAsked = network.tried.balanceRequests.length
@@ -294,6 +297,7 @@ describe('a refresh that takes longer than 10 s', () => {
     const tokenEndpoint = echo.hold('token')
     vi.setSystemTime(Date.now() + 16_000)
     const call = client.balance.get().catch((error: unknown) => error)
+    await tokenEndpoint.reached // the grant is at Echo, the clock where the attempt started
     await vi.advanceTimersByTimeAsync(9_999)
     expect(auth(store).isReconnecting).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
