@@ -7,7 +7,8 @@
 // test/peers/<name>.package-lock.json (so every run installs the same tree); src/ and the tests
 // copied in; everything else (vitest, jsdom, typescript) found in the repository's own
 // node_modules one folder up. A combination the repository's own install already is (the same
-// versions in node_modules) is the main test run's, and is not run twice.
+// versions in node_modules) is the main test run's, and is not run twice. The lowest combinations run
+// on the lowest Node engines allows (runtimes.node.lowest), as an app on the oldest of everything would.
 //
 //   node scripts/peerMatrix.mjs            run every combination (what `npm test` does)
 //   node scripts/peerMatrix.mjs NAME...    run these
@@ -17,6 +18,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { heading, run } from './run.mjs'
+import { ensureNode, runtimes } from './toolchain.mjs'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const PEERS = join(REPO, 'test/peers')
@@ -132,9 +134,11 @@ async function runCombination(combination) {
   console.log(
     `${included.length} test files; left to the main run (model clients): ${files.filter((file) => !included.includes(file)).join(', ')}`,
   )
+  const node = (combination.name.startsWith('lowest') && (await ensureNode(runtimes.node.lowest))) || process.execPath
+  console.log(`on Node ${node === process.execPath ? process.version : runtimes.node.lowest}`)
   const vitest = join(REPO, 'node_modules/vitest/vitest.mjs')
   const tested = await run(
-    process.execPath,
+    node,
     [
       vitest,
       'run',
@@ -157,7 +161,7 @@ async function runCombination(combination) {
   cpSync(join(PEERS, 'consumer.tsx'), join(dir, 'consumer.tsx'))
   writeFileSync(join(dir, 'tsconfig.consumer.json'), JSON.stringify(TSCONFIG_CONSUMER, null, 2))
   const tsc = join(REPO, 'node_modules/typescript/bin/tsc')
-  if ((await run(process.execPath, [tsc, '-p', 'tsconfig.consumer.json'], { cwd: dir })) !== 0)
+  if ((await run(node, [tsc, '-p', 'tsconfig.consumer.json'], { cwd: dir })) !== 0)
     return 'the type check of the built package failed'
   return null
 }
