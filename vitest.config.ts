@@ -59,6 +59,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The same tests on happy-dom, the other DOM an app team tests on.
+          name: 'example-happy-dom',
+          environment: 'happy-dom',
+          include: ['examples/react-app/test/**/*.test.tsx'],
+          setupFiles: ['examples/react-app/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.tsx'],

@@ -7,12 +7,14 @@ import { clearEchoSession } from 'echo-rtk/testing'
 
 export const server = setupServer()
 
-// On Node 25 and later, vitest 4's jsdom leaves Node's own `localStorage` (empty without
-// `--localstorage-file`) in place of jsdom's: put jsdom's back. vitest 5 needs none of this.
-const { jsdom } = globalThis as { jsdom?: { window: Pick<Window, 'localStorage' | 'sessionStorage'> } }
-if (jsdom !== undefined && typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function') {
-  for (const name of ['localStorage', 'sessionStorage'] as const)
-    Object.defineProperty(globalThis, name, { value: jsdom.window[name], configurable: true, writable: true })
+// On Node 25 and later, vitest 4 leaves Node's own `localStorage` (empty without `--localstorage-file`)
+// in place of the DOM's: put jsdom's back, or a happy-dom Storage. vitest 5 needs none of this.
+if (typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function' && !globalThis.localStorage) {
+  const { jsdom } = globalThis as { jsdom?: { window: Pick<Window, 'localStorage' | 'sessionStorage'> } }
+  for (const name of ['localStorage', 'sessionStorage'] as const) {
+    const value = jsdom?.window[name] ?? new Storage()
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true })
+  }
 }
 
 // Unhandled requests fail the test: msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (each ignores the
