@@ -69,14 +69,15 @@ export function sessionEnvironment(overrides: Partial<EchoEnvironment> = {}): Ec
 /** The real browser. */
 function browserEnvironment(): EchoEnvironment {
   const { location, history } = window
-  const locks = typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : undefined
+  // Some DOMs have the property but no Web Locks behind it (happy-dom's `navigator.locks` is null).
+  const { locks } = (typeof navigator === 'undefined' ? {} : navigator) as { locks?: LockManager | null }
   return {
     location,
     history,
     storage: pageStorage(),
     navigate: (url) => location.assign(url),
     fetch: (input, init) => globalThis.fetch(input, init),
-    locks,
+    locks: locks ?? undefined,
     openChannel: typeof BroadcastChannel === 'function' ? (name) => new BroadcastChannel(name) : undefined,
     onStorage: (listener) => {
       window.addEventListener('storage', listener)

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { AFTER_PAINT_LIMIT_MS, afterPaint } from '../../src/auth/environment'
+import { AFTER_PAINT_LIMIT_MS, afterPaint, sessionEnvironment } from '../../src/auth/environment'
 
 /** Frames that run only when the test paints them. */
 function heldFrames(): { paintFrame: () => void } {
@@ -60,5 +60,12 @@ describe('afterPaint: the balance calls after a sign-in wait until the signed-in
 
     await Promise.resolve()
     expect(run).toHaveBeenCalledOnce()
+  })
+})
+
+describe('sessionEnvironment: the browser the session runs in', () => {
+  it('a navigator whose locks are null (happy-dom) counts as no Web Locks: a refresh runs without a cross-tab lock', () => {
+    vi.stubGlobal('navigator', { locks: null })
+    expect(sessionEnvironment().locks).toBeUndefined()
   })
 })
