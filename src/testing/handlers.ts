@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw'
 
 import { apiHandlers } from './apiHandlers'
+import { preflightHandlers } from './cors'
 import { echoEndpoints, type EchoEndpointName } from './endpoints'
 import {
   createMockEcho,
@@ -53,7 +54,7 @@ export type EchoHandlers = HttpHandler[] & {
 /**
  * msw handlers that answer like Echo: OAuth (authorize with PKCE, the token endpoint, userinfo),
  * the eight `/api/v1` calls, and the router's chat, responses, messages and Google endpoints
- * (streamed when asked). Pass your provider's config so everything points at the same Echo, and a
+ * (streamed when asked), each with Echo's CORS answers (its preflight too, for a DOM that sends one). Pass your provider's config so everything points at the same Echo, and a
  * scenario to play (a balance, a free tier, out of credits, failures, a token refused once, a
  * refused refresh, short-lived tokens, a paced stream). The array it returns also records the
  * requests it answered, and `set` changes the scenario as the test goes.
@@ -69,7 +70,12 @@ export type EchoHandlers = HttpHandler[] & {
 export function echoHandlers(options: EchoHandlersOptions = {}): EchoHandlers {
   const echo = createMockEcho(options)
   const urls = echoEndpoints(options)
-  const handlers = [...oauthHandlers(echo, urls), ...apiHandlers(echo, urls), ...routerHandlers(echo, urls)]
+  const handlers = [
+    ...oauthHandlers(echo, urls),
+    ...apiHandlers(echo, urls),
+    ...routerHandlers(echo, urls),
+    ...preflightHandlers(urls),
+  ]
   return Object.assign(handlers, {
     requests: echo.requests,
     set: (changes: EchoScenario) => void Object.assign(echo.options, changes),

@@ -2,6 +2,7 @@ import { HttpResponse } from 'msw'
 
 import type { UserInfoClaims } from '../auth/echoUser'
 import type { EchoUserAccount } from '../api/wireTypes'
+import { allowingOrigin } from './cors'
 import type { EchoEndpointName, EchoTestConfig } from './endpoints'
 import { echoFixtures } from './fixtures'
 
@@ -161,7 +162,7 @@ export function recorded(
       hold.arrived()
       await hold.released
     }
-    const response = await answer(seen, request)
+    const response = allowingOrigin(request, await answer(seen, request))
     seen.status = response.status
     return response
   }

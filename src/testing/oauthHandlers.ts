@@ -1,5 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 
+import { allowingOrigin } from './cors'
 import type { EchoEndpoints } from './endpoints'
 import { echoFixtures } from './fixtures'
 import { failureOf, recorded, tokenAccepted, unauthorized, userinfoOf, type MockEcho } from './mockEcho'
@@ -30,20 +31,22 @@ export function oauthHandlers(echo: MockEcho, urls: EchoEndpoints): HttpHandler[
   const refused = (description: string) =>
     HttpResponse.json({ error: 'invalid_request', error_description: description }, { status: 400 })
 
+  const authorize = (request: Request) => {
+    const params = new URL(request.url).searchParams
+    const redirectUri = params.get('redirect_uri')
+    const challenge = params.get('code_challenge')
+    if (redirectUri === null || challenge === null || params.get('code_challenge_method') !== 'S256')
+      return refused('PKCE (S256) and a redirect_uri are required')
+    const code = `test-code-${echo.codes.size + 1}`
+    echo.codes.set(code, { challenge, clientId: params.get('client_id') ?? '', redirectUri })
+    const back = new URL(redirectUri)
+    back.searchParams.set('code', code)
+    back.searchParams.set('state', params.get('state') ?? '')
+    return new HttpResponse(null, { status: 302, headers: { Location: back.href } })
+  }
+
   return [
-    http.get(urls.authorize, ({ request }) => {
-      const params = new URL(request.url).searchParams
-      const redirectUri = params.get('redirect_uri')
-      const challenge = params.get('code_challenge')
-      if (redirectUri === null || challenge === null || params.get('code_challenge_method') !== 'S256')
-        return refused('PKCE (S256) and a redirect_uri are required')
-      const code = `test-code-${echo.codes.size + 1}`
-      echo.codes.set(code, { challenge, clientId: params.get('client_id') ?? '', redirectUri })
-      const back = new URL(redirectUri)
-      back.searchParams.set('code', code)
-      back.searchParams.set('state', params.get('state') ?? '')
-      return new HttpResponse(null, { status: 302, headers: { Location: back.href } })
-    }),
+    http.get(urls.authorize, ({ request }) => allowingOrigin(request, authorize(request))),
     http.post(
       urls.token,
       recorded(echo, 'token', async ({ body }) => {
