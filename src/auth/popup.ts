@@ -15,7 +15,8 @@ export const POPUP_CLOSED_POLL_MS = 500
 /** How long the returning popup waits for its opener to take the answer before it completes the sign-in itself. */
 export const HANDOVER_WAIT_MS = 5_000
 
-const POPUP_TARGET = 'echo-rtk-sign-in'
+/** The name `window.open` is given for the sign-in window. @internal */
+export const POPUP_TARGET = 'echo-rtk-sign-in'
 const RETURN = 'echo-rtk/sign-in-return'
 const TAKEN = 'echo-rtk/sign-in-taken'
 

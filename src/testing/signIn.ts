@@ -1,3 +1,5 @@
+import { POPUP_TARGET } from '../auth/popup'
+
 /** The real sign-in, run in a test: see {@link echoSignIn}. */
 export interface EchoSignInFlow {
   /**
@@ -14,8 +16,10 @@ export interface EchoSignInFlow {
 }
 
 /**
- * The real sign-in flow against `echoHandlers` in jsdom, which cannot leave the page: PKCE, the
- * authorize redirect, the code exchange and the profile all run for real.
+ * The real sign-in flow against `echoHandlers` in jsdom or happy-dom, which cannot leave the page:
+ * PKCE, the authorize redirect, the code exchange and the profile all run for real. Until the app
+ * leaves, the browser blocks Echo's sign-in window (`window.open` answers `null` for it), so an app
+ * with `signIn: 'popup'` leaves by the redirect, as it does where a real browser blocks the window.
  *
  * @example
  * const echo = echoSignIn()
@@ -27,11 +31,15 @@ export interface EchoSignInFlow {
  * expect(await screen.findByText('Signed in as Ada Lovelace', { exact: false })).toBeDefined()
  */
 export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): EchoSignInFlow {
+  const signInWindow = blockSignInWindow()
   // The sign-in button leaves a moment after the click (PKCE takes a digest): wait for it.
   let left: (url: string) => void = () => undefined
   const leaving = new Promise<string>((resolve) => (left = resolve))
   return {
-    navigate: (url) => left(url),
+    navigate: (url) => {
+      signInWindow.unblock()
+      left(url)
+    },
     backFromEcho: async () => {
       let timer: ReturnType<typeof setTimeout> | undefined
       const timedOut = new Promise<never>((_, reject) => {
@@ -47,7 +55,32 @@ export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): 
         return await followToApp(await Promise.race([leaving, timedOut]))
       } finally {
         clearTimeout(timer)
+        signInWindow.unblock()
       }
+    },
+  }
+}
+
+/**
+ * Makes `window.open` answer `null` for Echo's sign-in window until `unblock()`; other windows open as before. jsdom
+ * opens none anyway; happy-dom opens a real one and loads Echo's pages in it, then the app's own page, where no test
+ * can follow (and msw answers no page of the app).
+ */
+function blockSignInWindow(): { unblock(): void } {
+  const open = Reflect.get<Window, 'open'>(window, 'open')
+  const own = Object.getOwnPropertyDescriptor(window, 'open')
+  let blocking = true
+  const blocked: typeof window.open = (...args) =>
+    blocking && args[1] === POPUP_TARGET ? null : Reflect.apply(open, window, args)
+  // Defined, not assigned: vitest's jsdom serves `window.open` through a getter.
+  Object.defineProperty(window, 'open', { value: blocked, configurable: true, writable: true })
+  return {
+    unblock: () => {
+      blocking = false
+      // Not if a test spied on it meanwhile: its spy calls this one, which now opens every window.
+      if (window.open !== blocked) return
+      if (own === undefined) Reflect.deleteProperty(window, 'open')
+      else Object.defineProperty(window, 'open', own)
     },
   }
 }
