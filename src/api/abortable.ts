@@ -1,7 +1,11 @@
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts; the work itself goes on. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise
-  if (signal.aborted) return Promise.reject(abortReason(signal))
+  if (signal.aborted) {
+    // The caller is gone, but the work may still fail (a stream read the abort cuts): that is nobody's to handle.
+    promise.catch(() => undefined)
+    return Promise.reject(abortReason(signal))
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
