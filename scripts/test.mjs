@@ -4,7 +4,7 @@ import { delimiter, dirname } from 'node:path'
 
 import { ensureChromium } from './ensureChromium.mjs'
 import { heading, run } from './run.mjs'
-import { ensureNode, LOWEST_NODE_REPORT, majorOf, runtimes } from './toolchain.mjs'
+import { ensureNode, majorOf, reportOf, runtimes } from './toolchain.mjs'
 
 // On a Node older than any engines allows (Node 20 on these machines), everything runs on the Node the
 // tests are made for, from the registry: this script again, with that Node first on the PATH.
@@ -20,77 +20,87 @@ if (majorOf(process.version) < majorOf(runtimes.node.lowest)) {
 }
 
 const report = '.vitest-report.json'
-const PEER_STEP = 'peer matrix (test/peers/combinations.json)'
-/** The steps that run tests go on failing: the rest stop the run at their first failure. */
-const LOWEST_NODE_STEP = `lowest Node (${runtimes.node.lowest}): client, server, testing`
-const isTestRun = (name) => name.startsWith('unit') || name === PEER_STEP || name === LOWEST_NODE_STEP
 const peerReport = '.peer-matrix/summary.json'
-// The build comes first: the Next.js example type-checks and lints against `dist`, as an app would.
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+/** A vitest JSON report's counts, or `null` when it was not written. */
+const vitestCounts = (file) => () => {
+  const results = readJson(file)
+  return results === null ? null : { passed: results.numPassedTests, failed: results.numFailedTests }
+}
+const otherRuntime = (leg) => ['node', ['scripts/otherRuntimes.mjs', leg]]
+
+const mainTests = {
+  name: 'unit, component, type and e2e tests',
+  command: ['npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]],
+  counts: vitestCounts(report),
+}
+
+// Each step: its name, its command, and for a run of tests, where its counts are read (a step that
+// runs tests goes on failing; any other stops the run at its first failure). The build comes first:
+// the Next.js example type-checks and lints against `dist`, as an app would.
 const steps = [
-  ['build', 'npm', ['run', '--silent', 'build']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  [`typecheck on TypeScript ${runtimes.typescript}`, 'node', ['scripts/otherRuntimes.mjs', 'typescript']],
-  ['freshness of the tested versions (the npm registry)', 'node', ['scripts/checkFreshness.mjs']],
-  ['public API (api-report.md)', 'node', ['scripts/api-report.mjs', '--check']],
-  [
-    'unit, component, type and e2e tests',
-    'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-  ],
-  [LOWEST_NODE_STEP, 'node', ['scripts/otherRuntimes.mjs', 'lowest-node']],
-  [PEER_STEP, 'node', ['scripts/peerMatrix.mjs']],
-  ['package checks (publint, attw, entry purity)', 'npm', ['run', '--silent', 'check:package']],
-  ['bundle size', 'node', ['scripts/check-size.mjs']],
+  { name: 'build', command: ['npm', ['run', '--silent', 'build']] },
+  { name: 'lint', command: ['npm', ['run', '--silent', 'lint']] },
+  { name: 'typecheck', command: ['npm', ['run', '--silent', 'typecheck']] },
+  { name: `typecheck on TypeScript ${runtimes.typescript}`, command: otherRuntime('typescript') },
+  {
+    name: 'freshness of the tested versions (the npm registry)',
+    command: ['node', ['scripts/checkFreshness.mjs']],
+  },
+  { name: 'public API (api-report.md)', command: ['node', ['scripts/api-report.mjs', '--check']] },
+  mainTests,
+  {
+    name: `lowest Node (${runtimes.node.lowest}): client, server, testing`,
+    command: otherRuntime('lowest-node'),
+    counts: vitestCounts(reportOf('lowest-node')),
+  },
+  {
+    name: `the demo's tests as an app runs them (vitest ${runtimes.appTests.vitest}, jsdom and happy-dom)`,
+    command: otherRuntime('app-tests'),
+    counts: vitestCounts(reportOf('app-tests')),
+  },
+  {
+    name: 'peer matrix (test/peers/combinations.json)',
+    command: ['node', ['scripts/peerMatrix.mjs']],
+    counts: () => readJson(peerReport),
+  },
+  { name: 'package checks (publint, attw, entry purity)', command: ['npm', ['run', '--silent', 'check:package']] },
+  { name: 'bundle size', command: ['node', ['scripts/check-size.mjs']] },
 ]
 
-for (const file of [report, peerReport, LOWEST_NODE_REPORT]) rmSync(file, { force: true })
+for (const file of [report, peerReport, reportOf('lowest-node'), reportOf('app-tests')]) rmSync(file, { force: true })
 const failedSteps = []
 heading('a browser for the e2e tests')
-if (!ensureChromium()) failedSteps.push('chromium for the e2e tests')
-for (const [name, command, args] of failedSteps.length > 0 ? [] : steps) {
-  heading(name)
-  const code = await run(command, args)
+if (!ensureChromium()) failedSteps.push({ name: 'chromium for the e2e tests' })
+for (const step of failedSteps.length > 0 ? [] : steps) {
+  heading(step.name)
+  const code = await run(...step.command)
   if (code !== 0) {
-    failedSteps.push(name)
-    if (!isTestRun(name)) break
+    failedSteps.push(step)
+    if (step.counts === undefined) break
   }
 }
 
+// Every run of tests adds its counts. A step that failed with no failed test (an install, a type
+// check, a step that is not a test run) counts as one failed check.
 let passed = 0
 let failed = 0
-try {
-  const results = JSON.parse(readFileSync(report, 'utf8'))
-  passed = results.numPassedTests
-  failed = results.numFailedTests
-} catch {
-  console.error('No vitest report was written: the tests did not run.')
+for (const step of steps) {
+  const counts = step.counts?.() ?? null
+  if (counts !== null) {
+    passed += counts.passed
+    failed += counts.failed
+  }
+  if (failedSteps.includes(step) && (counts === null || counts.failed === 0)) failed += 1
 }
-// The lowest Node's run of the tests, when it ran.
-let lowestNodeFailed = 0
-try {
-  const lowest = JSON.parse(readFileSync(LOWEST_NODE_REPORT, 'utf8'))
-  passed += lowest.numPassedTests
-  lowestNodeFailed = lowest.numFailedTests
-} catch {
-  // not run
-}
-failed += lowestNodeFailed
-// The peer matrix's own runs of the tests, when it ran.
-let matrixFailed = 0
-try {
-  const matrix = JSON.parse(readFileSync(peerReport, 'utf8'))
-  passed += matrix.passed
-  matrixFailed = matrix.failed
-} catch {
-  // not run
-}
-failed += matrixFailed
-if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.join(', ')}`)
-// Steps that are not test runs count as one check each in the closing line, and so does a peer
-// matrix that failed with every test passing (an install, or its type check).
-failed += failedSteps.filter((name) => !isTestRun(name)).length
-if (failedSteps.includes(PEER_STEP) && matrixFailed === 0) failed += 1
-if (failedSteps.includes(LOWEST_NODE_STEP) && lowestNodeFailed === 0) failed += 1
+if (mainTests.counts() === null) console.error('No vitest report was written: the tests did not run.')
+if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.map((step) => step.name).join(', ')}`)
+failed += failedSteps.filter((step) => !steps.includes(step)).length
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0)

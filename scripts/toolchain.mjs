@@ -14,8 +14,8 @@ const TOOLS = join(REPO, '.tools')
 /** The tested Node and TypeScript versions: `{ node: { suite, lowest }, typescript }`. */
 export const runtimes = JSON.parse(readFileSync(join(REPO, 'test/peers/combinations.json'), 'utf8')).runtimes
 
-/** Where the lowest Node's run of the tests writes its counts, for the closing line of `npm test`. */
-export const LOWEST_NODE_REPORT = '.vitest-report-lowest-node.json'
+/** Where each run of scripts/otherRuntimes.mjs writes its test counts, for the closing line of `npm test`. */
+export const reportOf = (leg) => `.vitest-report-${leg}.json`
 
 /** The major version of a Node version (`'22.12.0'` -> 22). */
 export const majorOf = (version) => Number(String(version).replace(/^v/, '').split('.')[0])
