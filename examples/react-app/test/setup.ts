@@ -9,7 +9,10 @@ export const server = setupServer()
 
 // On Node 25 and later, vitest 4 leaves Node's own `localStorage` (empty without `--localstorage-file`)
 // in place of the DOM's: put jsdom's back, or a happy-dom Storage. vitest 5 needs none of this.
-if (typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function' && !globalThis.localStorage) {
+if (
+  typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function' &&
+  !globalThis.localStorage
+) {
   const { jsdom } = globalThis as { jsdom?: { window: Pick<Window, 'localStorage' | 'sessionStorage'> } }
   for (const name of ['localStorage', 'sessionStorage'] as const) {
     const value = jsdom?.window[name] ?? new Storage()
