@@ -4,6 +4,8 @@ export const DEFAULT_API_URL = 'https://echo.merit.systems'
 export const DEFAULT_ROUTER_URL = 'https://echo.router.merit.systems'
 /** The OAuth scope Echo grants: model calls, plus a refresh token for silent renew. */
 export const DEFAULT_SCOPE = 'llm:invoke offline_access'
+/** A token refresh that has not answered in 10 s could not reach the server (`refreshTimeoutMs` changes it). */
+export const REFRESH_TIMEOUT_MS = 10_000
 
 /**
  * What an app tells echo-rtk about itself.

@@ -12,6 +12,6 @@ export { echoSignIn } from './testing/signIn'
 export type { EchoSignInFlow } from './testing/signIn'
 export type { UserInfoClaims } from './auth/echoUser'
 /** How long one refresh may take before it fails (10 s): to move a fake clock past a stuck refresh. */
-export { REFRESH_TIMEOUT_MS } from './api/refreshCoordinator'
+export { REFRESH_TIMEOUT_MS } from './config'
 /** What `createEchoMiddleware({ environment })` and `createEchoStore({ environment })` take: parts of the browser a test replaces. */
 export type { EchoEnvironment, PopupWindow, WakeCause } from './auth/environment'

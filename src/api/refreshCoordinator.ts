@@ -1,11 +1,9 @@
 import { Mutex } from 'async-mutex'
 
+import { REFRESH_TIMEOUT_MS } from '../config'
 import { EchoError } from '../errors'
 import { abortable, withTimeout } from './abortable'
 import type { TokenProvider } from './tokenProvider'
-
-/** A refresh that has not answered in 10 s could not reach the server. */
-export const REFRESH_TIMEOUT_MS = 10_000
 
 export interface RefreshCoordinatorOptions {
   /**
