@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { signIn, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from 'echo-rtk/testing'
+import { signedIn } from '../../../src/store/authSlice'
 import { CONFIG, echoStoresPerTest, sessionOf } from '../../support/echoStores'
 import { server } from '../../support/server'
 import { backFromEcho, ECHO, sentTo, serveEcho } from '../../support/testEcho'
@@ -113,5 +114,19 @@ describe('the balance of the signed-in user', () => {
     await vi.waitFor(() => expect(store.getState().echo.balance.balance?.balance).toBe(30))
     expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked + 1)
     expect(warned).toHaveBeenCalledOnce()
+  })
+
+  it('the same user signed in again (another tab signed in too) keeps the balance: nothing reset or asked again', async () => {
+    const echo = serveEcho()
+    const { afterPaint, paint } = paintQueue()
+    const store = await signedInPage({ afterPaint })
+    paint()
+    await vi.waitFor(() => expect(store.getState().echo.balance.freeTierStatus).toBe('succeeded'))
+    const { user, accessToken, expiresAt } = store.getState().echo.auth
+    store.dispatch(signedIn({ user: user!, accessToken: accessToken!, expiresAt: expiresAt! }))
+    paint()
+    await settle()
+    expect(balanceCalls(echo)).toBe(2)
+    expect(store.getState().echo.balance.balance?.balance).toBe(12.5)
   })
 })
