@@ -328,4 +328,28 @@ describe('whenBodyEnds', () => {
     whenBodyEnds(new Response(null, { status: 204 }), undefined, ended)
     expect(ended).toHaveBeenCalledTimes(1)
   })
+
+  it('reports when the connection breaks mid-body, and the reader sees the failure', async () => {
+    const ended = vi.fn()
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('chunk one '))
+      },
+      pull(controller) {
+        controller.error(new TypeError('terminated'))
+      },
+    })
+    const watched = whenBodyEnds(new Response(broken), undefined, ended)
+    await expect(watched.text()).rejects.toThrow('terminated')
+    expect(ended).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the answer as the client got it: status, status text and URL', () => {
+    const original = new Response('{}', { status: 201, statusText: 'Created' })
+    Object.defineProperty(original, 'url', { value: 'https://echo.router.merit.systems/v1/chat/completions' })
+    const watched = whenBodyEnds(original, undefined, () => undefined)
+    expect(watched.status).toBe(201)
+    expect(watched.statusText).toBe('Created')
+    expect(watched.url).toBe('https://echo.router.merit.systems/v1/chat/completions')
+  })
 })
