@@ -20,20 +20,9 @@ import { echoSignIn, paidAtCheckout } from 'echo-rtk/testing'
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { resolveConfig } from '../../src/config'
-import { CONFIG, echoStoresPerTest } from '../support/echoStores'
+import { CONFIG, echoStoresPerTest, paintQueue } from '../support/echoStores'
 import { server } from '../support/server'
 import { codeExchanges, ECHO, refreshGrants, sentTo, serveEcho } from '../support/testEcho'
-
-/** Work a store queued for after the page's paint (the balance calls after a sign-in): the test says when it runs. */
-function paintQueue() {
-  const queued: (() => void)[] = []
-  return {
-    afterPaint: (run: () => void) => void queued.push(run),
-    paint: () => {
-      for (const run of queued.splice(0)) run()
-    },
-  }
-}
 
 /** An app's own store with echo-rtk's parts, as the README sets one up; `environment` replaces parts of the browser. */
 function appStore(environment: Partial<EchoEnvironment>) {

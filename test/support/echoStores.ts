@@ -65,3 +65,14 @@ export function echoStoresPerTest() {
   }
   return { newStore, navigations, signInThroughEcho }
 }
+
+/** Work a store queued for after the page's paint (the balance calls after a sign-in): the test says when it runs. */
+export function paintQueue() {
+  const queued: (() => void)[] = []
+  return {
+    afterPaint: (run: () => void) => void queued.push(run),
+    paint: () => {
+      for (const run of queued.splice(0)) run()
+    },
+  }
+}

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { signIn, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from 'echo-rtk/testing'
 import { signedIn } from '../../../src/store/authSlice'
-import { CONFIG, echoStoresPerTest, sessionOf } from '../../support/echoStores'
+import { CONFIG, echoStoresPerTest, paintQueue, sessionOf } from '../../support/echoStores'
 import { server } from '../../support/server'
 import { backFromEcho, ECHO, sentTo, serveEcho } from '../../support/testEcho'
 
@@ -18,17 +18,6 @@ const settle = () => new Promise((resolve) => globalThis.setTimeout(resolve, 30)
 afterEach(() => {
   vi.useRealTimers()
 })
-
-/** Work a store queued for after the page's paint: the test says when it runs. */
-function paintQueue() {
-  const queued: (() => void)[] = []
-  return {
-    afterPaint: (run: () => void) => void queued.push(run),
-    paint: () => {
-      for (const run of queued.splice(0)) run()
-    },
-  }
-}
 
 /** Signs in at Echo and loads the page again with `environment`: signed in, nothing painted yet. */
 async function signedInPage(environment: Partial<EchoEnvironment>): Promise<EchoStore> {
