@@ -28,7 +28,7 @@ export default tseslint.config(
       'examples/*/dist/',
       'examples/*/.next/',
       'examples/*/next-env.d.ts',
-      '.stryker-tmp/',
+      '.stryker-tmp*/',
       'reports/',
     ],
   },

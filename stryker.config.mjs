@@ -326,7 +326,7 @@ export default {
     'src/auth/refreshAttempt.ts',
     'src/auth/tabs.ts',
     'src/auth/storedUser.ts',
-    'src/auth/renewTiming.ts',
+    'src/auth/sessionState.ts',
     'src/auth/pageReturn.ts',
     'src/auth/echoUser.ts',
     'src/auth/signIn.ts',

@@ -3,45 +3,28 @@ import type { FetchFunction } from '../api/tokenProvider'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError, type EchoErrorData } from '../errors'
-import { toEchoUser, type EchoUser } from './echoUser'
+import { toEchoUser } from './echoUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
 import { readSignInCallback, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
 import { handOverSignInReturn, openSignInWindow, popupError, waitForSignInReturn } from './popup'
-import { attemptRefresh, type RefreshOutcome } from './refreshAttempt'
-import { isRenewDue, reconnectDelayMs, renewAtMs, renewTimerDelayMs } from './renewTiming'
+import { attemptRefresh, RefreshTurns, type RefreshOutcome } from './refreshAttempt'
+import {
+  isRenewDue,
+  nextState,
+  reconnectDelayMs,
+  renewAtMs,
+  renewTimerDelayMs,
+  type SessionEvent,
+  type SessionReporter,
+  type SessionState,
+  type SignInSource,
+} from './sessionState'
 import { expiresAtMs, isNewer, removeSignInStates, storedUserKey, takeStoredUser, type StoredUser } from './storedUser'
 import { TabSync } from './tabs'
 import { returnToProblem, type SignInOptions, type SignInReturnTo } from './signInOptions'
 
-/** How a sign-in reached this page: back from Echo (`callback`), restored from `storage`, or from another `tab`. */
-export type SignInSource = 'callback' | 'storage' | 'tab'
-
-/** What the store is told when someone is signed in. */
-export interface SessionSnapshot {
-  user: EchoUser
-  accessToken: string
-  /** Epoch milliseconds. */
-  expiresAt: number
-  arrivedBy: SignInSource
-  /** What the app handed to the sign-in that just completed here (`signIn({ returnTo })`). */
-  returnTo?: SignInReturnTo | undefined
-}
-
 export type { SignInOptions, SignInReturnTo } from './signInOptions'
-
-/** How the session tells its store what happened; the store's middleware turns these into actions. */
-export interface SessionReporter {
-  /** A sign-in starts: in a window of its own (`inWindow`), or leaving the page, or coming back to it. */
-  signInStarted(inWindow?: boolean): void
-  signedIn(snapshot: SessionSnapshot): void
-  signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
-  tokenRefreshStarted(): void
-  tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
-  /** A refresh could not reach Echo: the user stays signed in while the session tries again. */
-  tokenRefreshInterrupted(): void
-  /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
-  signedOut(ended?: EchoErrorData): void
-}
+export type { SessionReporter, SessionSnapshot, SignInSource } from './sessionState'
 
 /** What the store is told when a session ends on its own: its refresh failed, which signs the user out. */
 export const SESSION_ENDED: EchoErrorData = {
@@ -61,64 +44,14 @@ export const SESSION_STOPPED =
 export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'
 
 /**
- * Where the session stands. Each phase holds only what it has, and `EchoSession`'s one transition
- * function (`#dispatch`) makes every change to it.
- */
-export type SessionState =
-  /** Not started: neither the address bar nor storage has been read. */
-  | { readonly phase: 'idle' }
-  /** This page is a sign-in popup handing its answer to the window that opened it: it runs nothing of its own. */
-  | { readonly phase: 'handingOver' }
-  /**
-   * Nobody is signed in. `byTab`: another tab's storage signed this one out, and that tab's message that
-   * the session ended may still come.
-   */
-  | { readonly phase: 'signedOut'; readonly byTab: boolean }
-  /** A sign-in leaving for Echo, or coming back from it, with nobody signed in meanwhile. */
-  | { readonly phase: 'signingIn' }
-  /** A stored user whose token had expired, held at start-up for the one renew; the store is not told yet. */
-  | { readonly phase: 'restoring'; readonly user: StoredUser }
-  /**
-   * Someone is signed in, and the store was told who (`userId`). `lifetimeMs`: how long the current
-   * token lived in all (its renew time is counted from it). `failures`: refresh attempts in a row that
-   * could not reach Echo; the session is reconnecting while above 0.
-   */
-  | {
-      readonly phase: 'signedIn'
-      readonly user: StoredUser
-      readonly userId: string
-      readonly lifetimeMs: number
-      readonly failures: number
-    }
-
-/** What happens to a session: each event is one transition, and at most one report to the store. */
-export type SessionEvent =
-  | { readonly type: 'handOverStarted' }
-  | { readonly type: 'handOverDeclined' }
-  | { readonly type: 'signInStarted'; readonly inWindow: boolean }
-  | { readonly type: 'signInFailed'; readonly error: EchoErrorData; readonly arrivedBy?: SignInSource | undefined }
-  | { readonly type: 'restored'; readonly user: StoredUser }
-  /** New tokens: a new user signed in, or the same one's tokens renewed (here or in another tab). */
-  | {
-      readonly type: 'tokensTaken'
-      readonly user: StoredUser
-      readonly arrivedBy: SignInSource
-      readonly returnTo?: SignInReturnTo | undefined
-    }
-  | { readonly type: 'tokenRefreshStarted' }
-  | { readonly type: 'tokenRefreshInterrupted' }
-  /** `ended`: why, when the user did not choose it; `byTab`: another tab's storage said so. */
-  | { readonly type: 'signedOut'; readonly ended?: EchoErrorData | undefined; readonly byTab?: boolean }
-
-/**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
  * other tabs. Its state is one `SessionState`, changed only by `#dispatch`, which also sends the
  * store the one matching report (as TanStack query-core's `Query` does). Besides the state it holds
  * handles, not facts: the one timer (the renew, or the backoff while Echo cannot be reached), the
- * listeners, the popup under way. Around it, files that hold none: the refresh attempt
- * (`refreshAttempt.ts`), the tabs (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`),
- * the stored user, the renew timing, the environment. Every refresh goes through its one
- * `RefreshCoordinator` (docs/session.md, "The one shared refresh").
+ * listeners, the popup under way. Around it, files that hold none: the state's pure rules and its
+ * timer's times (`sessionState.ts`), the refresh attempt (`refreshAttempt.ts`), the tabs
+ * (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`), the stored user, the environment.
+ * Every refresh goes through its one `RefreshCoordinator` (docs/session.md, "The one shared refresh").
  */
 export class EchoSession {
   readonly config: ResolvedEchoConfig
@@ -130,6 +63,7 @@ export class EchoSession {
   readonly #env: EchoEnvironment
   readonly #report: SessionReporter
   readonly #tabs: TabSync
+  readonly #turns = new RefreshTurns()
 
   #state: SessionState = { phase: 'idle' }
   /** Aborts when the signed-in user is gone: a refresh begun for them must not outlive them. */
@@ -205,7 +139,8 @@ export class EchoSession {
       case 'signInFailed':
         return report.signInFailed(event.error, event.arrivedBy)
       case 'tokensTaken': {
-        const expiresAt = expiresAtMs(event.user)
+        // New tokens always sign in (nextState).
+        const { expiresAt } = next as Extract<SessionState, { phase: 'signedIn' }>
         if (fromUserId === nextUserId && event.returnTo === undefined)
           return report.tokenRefreshed({ accessToken: event.user.access_token, expiresAt })
         const user = toEchoUser(event.user.profile)
@@ -427,12 +362,12 @@ export class EchoSession {
   #scheduleRenew(): void {
     this.#clearTimer()
     const state = this.#state
-    if (!this.#tabs.isListening || state.phase !== 'signedIn') return
+    if (!this.#running || state.phase !== 'signedIn') return
     if (state.failures > 0) {
       this.#timer = this.#env.setTimeout(() => this.#renewInBackground(), reconnectDelayMs(state.failures))
       return
     }
-    const renewAt = renewAtMs({ expiresAt: expiresAtMs(state.user), lifetimeMs: state.lifetimeMs })
+    const renewAt = renewAtMs(state)
     const step = () => {
       if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground()
       this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
@@ -470,7 +405,7 @@ export class EchoSession {
       }
     }
     const outcome = await attemptRefresh(
-      { env: this.#env, tabs: this.#tabs, config: this.config },
+      { env: this.#env, tabs: this.#tabs, turns: this.#turns, config: this.config },
       { from, userGone, onLateOutcome },
     )
     return this.#settle(outcome, userGone)
@@ -503,8 +438,7 @@ export class EchoSession {
     if (state.phase === 'restoring') this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage' })
     this.#dispatch({ type: 'tokenRefreshInterrupted' })
     // A stopped session (its provider unmounted) keeps the count for a restart, and says nothing.
-    if (this.#failures === 1 && this.#tabs.isListening)
-      this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
+    if (this.#failures === 1 && this.#running) this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
     this.#scheduleRenew()
     return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
   }
@@ -547,37 +481,6 @@ export class EchoSession {
 
   #isExpired(user: StoredUser): boolean {
     return expiresAtMs(user) <= this.#env.now()
-  }
-}
-
-/**
- * The session's next state after `event` (the one rule of every transition; `nowMs` for the new
- * token's lifetime). A sign-in started or failed while someone is signed in leaves them signed in:
- * the page is about to leave, or the store's report says what failed.
- */
-export function nextState(state: SessionState, event: SessionEvent, nowMs: number): SessionState {
-  switch (event.type) {
-    case 'handOverStarted':
-      return { phase: 'handingOver' }
-    case 'handOverDeclined':
-      return { phase: 'idle' }
-    case 'signInStarted':
-      return state.phase === 'signedIn' ? state : { phase: 'signingIn' }
-    case 'signInFailed':
-      return state.phase === 'signedIn' ? state : { phase: 'signedOut', byTab: false }
-    case 'restored':
-      return { phase: 'restoring', user: event.user }
-    case 'tokensTaken': {
-      const lifetimeMs = Math.max(expiresAtMs(event.user) - nowMs, 0)
-      const userId = toEchoUser(event.user.profile).id
-      return { phase: 'signedIn', user: event.user, userId, lifetimeMs, failures: 0 }
-    }
-    case 'tokenRefreshStarted':
-      return state
-    case 'tokenRefreshInterrupted':
-      return state.phase === 'signedIn' ? { ...state, failures: state.failures + 1 } : state
-    case 'signedOut':
-      return { phase: 'signedOut', byTab: event.byTab === true }
   }
 }
 

@@ -1,8 +1,19 @@
+import { abortable } from '../api/abortable'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 import type { EchoEnvironment } from './environment'
-import { expiresAtMs, refreshExpiresAtMs, withRefreshLife, type StoredUser } from './storedUser'
+import {
+  expiresAtMs,
+  newestUser,
+  readStoredUser,
+  refreshExpiresAtMs,
+  storedUserKey,
+  storeUser,
+  toStorageString,
+  withRefreshLife,
+  type StoredUser,
+} from './storedUser'
 import type { TabSync } from './tabs'
 
 /** One refresh attempt, from asking for its turn to Echo's answer, has 10 seconds. */
@@ -14,6 +25,9 @@ export const REFRESH_ATTEMPT_MS = 10_000
  * it is adopted if it comes. Past this the request is given up and the turn freed.
  */
 export const LATE_ANSWER_MS = 60_000
+
+/** How long a tab in its turn waits for another tab's hand-over before refreshing itself. */
+const HANDOVER_GRACE_MS = 150
 
 /**
  * How a refresh attempt ended (docs/session.md, 'What "the refresh fails" means'):
@@ -31,10 +45,11 @@ export type RefreshOutcome =
   | { kind: 'unreachable'; error: Error }
   | { kind: 'outlived' }
 
-/** What an attempt is run with: the session's environment, tabs and config. */
+/** What an attempt is run with: the session's environment, tabs, config and refresh turns. */
 export interface RefreshAttemptParts {
   env: EchoEnvironment
   tabs: TabSync
+  turns: RefreshTurns
   config: Pick<ResolvedEchoConfig, 'apiUrl' | 'appId'>
 }
 
@@ -51,12 +66,14 @@ export interface RefreshRequest {
 /**
  * One refresh attempt, the whole of its life: it waits for its turn (this tab's earlier attempt,
  * then the cross-tab lock), takes newer tokens another tab already has, else spends the refresh
- * token at Echo, stores and hands over what comes back, and says how it ended. One deadline,
- * {@link REFRESH_ATTEMPT_MS}, covers all of it; a grant still on its way then goes on in its turn,
- * and its late outcome goes to `onLateOutcome`.
+ * token at Echo, stores and hands over what comes back, and says how it ended. Echo rotates the
+ * refresh token on every use and a spent one presented again can revoke the whole grant, hence the
+ * turns and the hand-over (docs/session.md, "Tabs"). One deadline, {@link REFRESH_ATTEMPT_MS},
+ * covers all of it; a grant still on its way then goes on in its turn, and its late outcome goes to
+ * `onLateOutcome`.
  */
 export async function attemptRefresh(
-  { env, tabs, config }: RefreshAttemptParts,
+  { env, tabs, turns, config }: RefreshAttemptParts,
   { from, userGone, onLateOutcome }: RefreshRequest,
 ): Promise<RefreshOutcome> {
   const deadline = countdown(env, REFRESH_ATTEMPT_MS)
@@ -68,13 +85,18 @@ export async function attemptRefresh(
   }
   const replacing = (user: StoredUser | null): StoredUser | null =>
     user !== null && user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null
+  const userKey = storedUserKey(config)
+  // The newest tokens this tab knows: stored, handed over, or its own.
+  const newestKnown = () => newestUser([readStoredUser(env.storage, userKey), tabs.handedOver, from])
 
   const inTurn = async (): Promise<RefreshOutcome> => {
     granted = true
-    let newest = tabs.newest(from)
-    if (replacing(newest) === null) {
-      await tabs.awaitHandOver()
-      newest = tabs.newest(from)
+    let newest = newestKnown()
+    // The lock and another tab's hand-over reach this tab as separate tasks: the tab that just
+    // rotated the tokens may have posted them a moment before this turn came.
+    if (replacing(newest) === null && tabs.hasChannel) {
+      await new Promise<void>((resolve) => env.setTimeout(resolve, HANDOVER_GRACE_MS))
+      newest = newestKnown()
     }
     const taken = replacing(newest)
     if (taken !== null) return { kind: 'renewed', user: taken }
@@ -92,15 +114,16 @@ export async function attemptRefresh(
     )
     if (userGone.aborted) return { kind: 'outlived' }
     if (answer.kind === 'tokens') {
-      tabs.share(answer.user)
+      storeUser(env.storage, userKey, answer.user)
+      tabs.tell({ type: 'tokens', user: toStorageString(answer.user) })
       return { kind: 'renewed', user: answer.user }
     }
     // Refused, yet another tab may have renewed meanwhile (this one presented a token it had spent).
-    const other = answer.kind === 'refused' ? replacing(tabs.newest(from)) : null
+    const other = answer.kind === 'refused' ? replacing(newestKnown()) : null
     return other !== null ? { kind: 'renewed', user: other } : answer
   }
 
-  const turn = tabs.inTurn(deadline.signal, inTurn).then(
+  const turn = turns.take(env.locks, tabs.name, deadline.signal, inTurn).then(
     (outcome) => {
       lateLimit.clear()
       return outcome
@@ -118,6 +141,43 @@ export async function attemptRefresh(
   void turn.then(onLateOutcome)
   return timedOut()
 }
+
+/**
+ * This tab's refresh turns, one after another: each runs after this tab's own earlier one (which may
+ * still await a late answer) and under the cross-tab lock, so a refresh token is never spent twice.
+ */
+export class RefreshTurns {
+  /** This tab's last turn, settled when its work is done. */
+  #last: Promise<void> = Promise.resolve()
+
+  /** Runs `work` in the next turn. `signal` gives up waiting for it; once `work` runs it runs to its end. */
+  take<T>(locks: EchoEnvironment['locks'], name: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const previous = this.#last
+    const mine = abortable(previous, signal).then(() => withCrossTabLock(locks, name, signal, work))
+    // The next turn waits for this one's work, or, if this one gave up waiting, for the one before.
+    this.#last = previous.then(() => mine).then(noop, noop)
+    return mine
+  }
+}
+
+/**
+ * Runs `work` while holding the named Web Lock, so one tab at a time refreshes: Echo rotates the
+ * refresh token on every use, and two tabs presenting the same one can revoke the whole grant.
+ * `signal` gives up waiting for the lock (a tab that hangs while holding it must not hold the
+ * others forever); once granted, the lock is held until `work` settles, whatever the signal does.
+ * Without Web Locks (Node, jsdom, old browsers) it runs `work` at once: single-tab behaviour.
+ */
+export function withCrossTabLock<T>(
+  locks: EchoEnvironment['locks'],
+  name: string,
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (locks === undefined) return work()
+  return locks.request(name, { mode: 'exclusive', signal }, work) as Promise<T>
+}
+
+function noop(): void {}
 
 function refused(message: string): RefreshOutcome {
   return { kind: 'refused', error: new Error(message) }
