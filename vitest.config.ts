@@ -69,6 +69,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The README's testing example on the README's Quickstart app, as the README gives them
+          // (test/readme.test.ts holds the files to the README's text).
+          name: 'readme',
+          environment: 'jsdom',
+          globals: true,
+          include: ['examples/readme-app/test/**/*.test.tsx'],
+          setupFiles: ['examples/readme-app/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.tsx'],

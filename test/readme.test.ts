@@ -1,14 +1,26 @@
+// The README's Quickstart app and its testing example are the files of examples/readme-app, word for
+// word: the `readme` vitest project runs that test on that app, so what a reader copies passes.
 import { readFileSync } from 'node:fs'
 
 import { describe, expect, it } from 'vitest'
 
-const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
-const tableRows = (markdown: string) => markdown.split('\n').filter((line) => line.startsWith('|'))
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const fileOf = (path: string) => readFileSync(new URL(`../examples/readme-app/${path}`, import.meta.url), 'utf8')
 
-describe('README.md', () => {
-  it("claims the performance bench/results.md measured: its table is that run's, row for row", () => {
-    const block = /<!-- bench:table -->\n([\s\S]*?)\n<!-- \/bench:table -->/.exec(read('../README.md'))
-    expect(block, 'README.md has no bench:table block (npm run bench writes it)').not.toBeNull()
-    expect(tableRows(block![1]!)).toEqual(tableRows(read('../bench/results.md').split('\n## ')[0]!))
+/** The first tsx code block under `heading`. */
+function codeUnder(heading: string): string {
+  const section = readme.indexOf(`\n${heading}\n`)
+  expect(section, `README.md has no heading "${heading}"`).toBeGreaterThan(-1)
+  const start = readme.indexOf('```tsx\n', section) + '```tsx\n'.length
+  return readme.slice(start, readme.indexOf('```\n', start))
+}
+
+describe("the README's code, as the repo runs it", () => {
+  it('the Quickstart is examples/readme-app/src/App.tsx', () => {
+    expect(fileOf('src/App.tsx')).toBe(codeUnder('## Quickstart: React'))
+  })
+
+  it('the testing example is examples/readme-app/test/App.test.tsx', () => {
+    expect(fileOf('test/App.test.tsx')).toBe(codeUnder('## Testing your app'))
   })
 })

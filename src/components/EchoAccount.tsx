@@ -20,6 +20,7 @@ import { EchoSignIn } from './EchoSignIn'
 import { EchoSignOut } from './EchoSignOut'
 import { EchoTopUp } from './EchoTopUp'
 import { Logo } from './Logo'
+import { useFloatingPanel } from './useFloatingPanel'
 import { useFocusKeptOnReplace } from './useFocusKeptOnReplace'
 import { visuallyHidden } from './visuallyHidden'
 
@@ -30,7 +31,10 @@ const PANEL_OPENED_AT_LIMIT = 'Your Echo account is open to raise the limit.'
 
 /** Props of {@link EchoAccount}. */
 export interface EchoAccountProps {
-  /** On the root element; its parts carry `data-echo-account-button` and `data-echo-account-panel` to style by. */
+  /**
+   * On the root element; its parts carry `data-echo-account-button` and `data-echo-account-panel` to style by. A
+   * panel the app's CSS leaves unplaced floats below the button, in the browser's top layer.
+   */
   className?: string
   /**
    * Leaves for Echo's sign-in page yourself (its sign-in button's `navigate`): a router, or `echoSignIn().navigate`
@@ -49,7 +53,8 @@ export interface EchoAccountProps {
  * credit: the user is still signed in. A real button with `aria-expanded`; Escape closes the panel
  * from anywhere in it and puts the focus back on the button; when the session ends (or begins)
  * with the focus inside, the focus moves to the control that replaces the one it was on. Injects
- * no CSS: the closed panel is `hidden`, and where it sits is the app's to style.
+ * no CSS: the closed panel is not rendered, and where the open one sits is the app's to style; left
+ * unstyled, it floats below the button over the page (a popover in the top layer), never moving it.
  *
  * @example
  * <header><h1>My app</h1><EchoAccount className="account" /></header>
@@ -63,18 +68,14 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
   const lowBalance = useEchoSelector(selectIsLowBalance)
   const limitReached = useEchoSelector(selectIsSpendLimitReached)
   const announce = useAnnounce()
+  // Closed, the panel is not rendered: each opening shows it afresh (no error left from an earlier top-up).
   const [open, setOpen] = useState(false)
-  // Each opening shows the panel afresh: no error left from an earlier top-up.
-  const [openings, setOpenings] = useState(0)
   const button = useRef<HTMLButtonElement>(null)
   const root = useRef<HTMLDivElement>(null)
+  const panel = useRef<HTMLDivElement>(null)
   const panelId = useId()
   const focus = useFocusKeptOnReplace(root, isAuthenticated)
-
-  const show = (next: boolean) => {
-    if (next && !open) setOpenings((count) => count + 1)
-    setOpen(next)
-  }
+  useFloatingPanel(panel, button, open && isAuthenticated)
 
   // A 402 (or the daily limit) opens the panel on its own, so the top-up (or the limit) is offered
   // where the user looks for it.
@@ -89,7 +90,7 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
           ? PANEL_OPENED_AT_LIMIT
           : null
     if (opening !== null && isAuthenticated && !open) {
-      show(true)
+      setOpen(true)
       setOpenedByItself(({ count }) => ({ count: count + 1, message: opening }))
     }
   }
@@ -141,9 +142,9 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
         ref={button}
         type="button"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         aria-label={`Echo credits ${shownCredit}${reconnecting ? ', reconnecting' : ''}`}
-        onClick={() => show(!open)}
+        onClick={() => setOpen(!open)}
         data-echo-account-button=""
       >
         <Logo /> {shownCredit}
@@ -151,30 +152,25 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
       </button>
       {/* Low, before the wall: a quiet way to the top-up. */}
       {lowBalance && !outOfCredits && !open && (
-        <button type="button" onClick={() => show(true)} data-echo-account-nudge="">
+        <button type="button" onClick={() => setOpen(true)} data-echo-account-nudge="">
           Add credits
         </button>
       )}
-      <div
-        id={panelId}
-        role="region"
-        aria-label="Echo account"
-        hidden={!open}
-        data-echo-account-panel=""
-        key={openings}
-      >
-        {user !== null && (
-          <p data-echo-account-user="">
-            <span style={visuallyHidden}>Signed in as </span>
-            {displayNameOf(user)}
-          </p>
-        )}
-        <EchoBalance />
-        <EchoSpend />
-        <EchoTopUp />
-        <DailyLimitForm />
-        <EchoSignOut />
-      </div>
+      {open && (
+        <div ref={panel} id={panelId} role="region" aria-label="Echo account" data-echo-account-panel="">
+          {user !== null && (
+            <p data-echo-account-user="">
+              <span style={visuallyHidden}>Signed in as </span>
+              {displayNameOf(user)}
+            </p>
+          )}
+          <EchoBalance />
+          <EchoSpend />
+          <EchoTopUp />
+          <DailyLimitForm />
+          <EchoSignOut />
+        </div>
+      )}
     </div>
   )
 }
