@@ -1,7 +1,7 @@
 // echo-rtk/client: Echo's API without React or Redux; runs in browsers and on Node >= 20.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
-export { EchoError, isAbortError, isInsufficientFunds } from './errors'
+export { EchoError, isAbortError, isInsufficientFunds, userMessageOf } from './errors'
 export type { EchoErrorCode, EchoErrorData, EchoErrorInit, FailedAnswer } from './errors'
 export type { EchoErrorReason } from './errorReasons'
 export { createEchoFetch } from './api/authorizedFetch'

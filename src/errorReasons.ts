@@ -74,6 +74,24 @@ const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'unknown',
 ])
 
+/**
+ * The sentence a person reads for each reason they can meet, whatever the call was
+ * (`EchoError.userMessage`); the other reasons are a developer's to read, in the message.
+ */
+export const SAID_TO_PEOPLE: Readonly<Partial<Record<EchoErrorReason, string>>> = {
+  'not-authenticated': 'You are signed out. Sign in to keep going.',
+  'session-ended': 'Your session has ended. Sign in again.',
+  unauthorized: 'Echo did not accept your sign-in. Sign in again.',
+  'insufficient-funds': 'You are out of credits. Add credits to keep going.',
+  'spend-limit': "Today's limit for this app is reached. Raise it to keep going.",
+  network: 'You seem to be offline. Check your connection and try again.',
+  'echo-unreachable': 'Echo cannot be reached right now. Try again in a moment.',
+  'refresh-timeout': 'Echo cannot be reached right now. Try again in a moment.',
+  'popup-closed': 'The sign-in window was closed before signing in.',
+  'popup-blocked': 'The browser blocked the sign-in window: allow pop-ups for this site, or sign in again.',
+  'popup-timeout': 'The sign-in window did not answer in time. Try again.',
+}
+
 /** Whether `value` is one of the reasons (data read back from state or a log may hold anything). @internal */
 export function isEchoErrorReason(value: unknown): value is EchoErrorReason {
   return typeof value === 'string' && REASONS.has(value)

@@ -1,4 +1,4 @@
-import { isEchoErrorReason, reasonOfCode, type EchoErrorReason } from './errorReasons'
+import { isEchoErrorReason, reasonOfCode, SAID_TO_PEOPLE, type EchoErrorReason } from './errorReasons'
 
 /**
  * What went wrong, as a closed set of codes:
@@ -72,8 +72,11 @@ export class EchoError extends Error {
   /** What was being done when it failed (`fetching balance`); the message ends in ` while <action>`. */
   readonly action: string | undefined
   /**
-   * What to show a person: `message`, or, when Echo's answer was JSON with a `message` (or an
-   * `error`), those words, ` while <action>` included. `message` keeps the body text itself.
+   * What to show a person. For each reason a user can meet (signed out, the session ended, out of
+   * credits, the daily limit, offline, Echo out of reach, the sign-in window closed or blocked), a
+   * sentence for people, e.g. `You are out of credits. Add credits to keep going.` Otherwise Echo's
+   * own words when its answer had them (JSON's `message` or `error`, a page's text), or `message`,
+   * ` while <action>` included. `message` keeps the body text itself.
    */
   readonly userMessage: string
   /** The message without ` while <action>`. */
@@ -90,7 +93,7 @@ export class EchoError extends Error {
     this.action = action
     this.#what = message
     this.#told = userMessage === message ? undefined : userMessage
-    this.userMessage = withAction(userMessage ?? message, action)
+    this.userMessage = SAID_TO_PEOPLE[this.reason] ?? withAction(userMessage ?? message, action)
   }
 
   /**
@@ -199,10 +202,21 @@ export class EchoError extends Error {
 }
 
 /**
- * What to show a person for an error held as data (`useEcho().error` reads it): its `userMessage`, else its message.
+ * The sentence to show a person for any failure: an `EchoError`'s `userMessage` (or its plain data's,
+ * from Redux state); a 402 from another client (openai, the AI SDK) as out of credits; else the
+ * error's message.
+ *
+ * @example
+ * streamText({ model, messages }).toUIMessageStream({ onError: userMessageOf })
  */
-export function userMessageOf(error: Pick<EchoErrorData, 'message' | 'userMessage'>): string {
-  return error.userMessage ?? error.message
+export function userMessageOf(error: unknown): string {
+  if (error instanceof EchoError) return error.userMessage
+  if (isInsufficientFunds(error)) return SAID_TO_PEOPLE['insufficient-funds']!
+  const { message, userMessage } = (typeof error === 'object' && error !== null ? error : {}) as Partial<
+    Record<'message' | 'userMessage', unknown>
+  >
+  if (typeof userMessage === 'string') return userMessage
+  return typeof message === 'string' ? message : String(error)
 }
 
 function withAction(message: string, action: string | undefined): string {

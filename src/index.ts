@@ -96,7 +96,7 @@ export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/echoUser'
 // Everything in echo-rtk/client (client.ts), the same names.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
-export { EchoError, isAbortError, isInsufficientFunds } from './errors'
+export { EchoError, isAbortError, isInsufficientFunds, userMessageOf } from './errors'
 export type { EchoErrorCode, EchoErrorData, EchoErrorInit, FailedAnswer } from './errors'
 export type { EchoErrorReason } from './errorReasons'
 export { createEchoFetch } from './api/authorizedFetch'

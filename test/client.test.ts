@@ -17,6 +17,7 @@ describe('echo-rtk/client', () => {
         "isAbortError",
         "isInsufficientFunds",
         "resolveConfig",
+        "userMessageOf",
       ]
     `)
   })

@@ -189,6 +189,7 @@ describe('EchoError', () => {
       message: 'Payment required',
       statusCode: 402,
       endpoint: '/chat/completions',
+      userMessage: 'You are out of credits. Add credits to keep going.',
     })
     expect(new EchoError({ code: 'UNKNOWN_ERROR', message: 'x' }).toJSON()).toStrictEqual({
       code: 'UNKNOWN_ERROR',
@@ -215,17 +216,58 @@ describe('EchoError', () => {
   })
 
   it('maps a response to HTTP_<status> with the body text as message, and the text of a page as the sentence for the user', async () => {
-    const error = await EchoError.fromResponse(new Response('<html>No credits</html>', { status: 402 }), {
-      endpoint: '/chat/completions',
+    const error = await EchoError.fromResponse(new Response('<html>Ledger down</html>', { status: 503 }), {
+      endpoint: '/api/v1/balance',
     })
     expect(error.toJSON()).toEqual({
-      code: 'HTTP_402',
-      reason: 'insufficient-funds',
-      message: '<html>No credits</html>',
-      statusCode: 402,
-      endpoint: '/chat/completions',
-      userMessage: 'No credits',
+      code: 'HTTP_503',
+      reason: 'http',
+      message: '<html>Ledger down</html>',
+      statusCode: 503,
+      endpoint: '/api/v1/balance',
+      userMessage: 'Ledger down',
     })
+  })
+
+  it.each([
+    ['not-authenticated', 'You are signed out. Sign in to keep going.'],
+    ['session-ended', 'Your session has ended. Sign in again.'],
+    ['unauthorized', 'Echo did not accept your sign-in. Sign in again.'],
+    ['insufficient-funds', 'You are out of credits. Add credits to keep going.'],
+    ['spend-limit', "Today's limit for this app is reached. Raise it to keep going."],
+    ['network', 'You seem to be offline. Check your connection and try again.'],
+    ['echo-unreachable', 'Echo cannot be reached right now. Try again in a moment.'],
+    ['refresh-timeout', 'Echo cannot be reached right now. Try again in a moment.'],
+    ['popup-closed', 'The sign-in window was closed before signing in.'],
+    ['popup-blocked', 'The browser blocked the sign-in window: allow pop-ups for this site, or sign in again.'],
+    ['popup-timeout', 'The sign-in window did not answer in time. Try again.'],
+  ] as const)(
+    'says a %s to a person in their words, whatever the call and whatever Echo answered',
+    (reason, sentence) => {
+      const error = new EchoError({
+        code: 'UNKNOWN_ERROR',
+        reason,
+        message: 'Not for people',
+        userMessage: '{"error":"raw"}',
+        action: 'fetching balance',
+      })
+      expect(error.userMessage).toBe(sentence)
+      expect(error.message).toBe('Not for people while fetching balance')
+      expect(EchoError.fromJSON(error.toJSON()).userMessage).toBe(sentence)
+    },
+  )
+
+  it("keeps Echo's own words, with the action, for the reasons only a developer meets", () => {
+    const error = new EchoError({
+      code: 'HTTP_500',
+      message: '{"message":"boom"}',
+      userMessage: 'boom',
+      action: 'fetching app',
+    })
+    expect(error.userMessage).toBe('boom while fetching app')
+    expect(new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: 'Bad amount' }).userMessage).toBe(
+      'Bad amount',
+    )
   })
 })
 

@@ -79,6 +79,7 @@ describe('echo-rtk', () => {
         "useGetSupportedModelsQuery",
         "useGetUserQuery",
         "useRegisterReferralMutation",
+        "userMessageOf",
       ]
     `)
   })

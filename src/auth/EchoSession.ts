@@ -2,6 +2,7 @@ import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetc
 import type { FetchFunction } from '../api/tokenProvider'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
+import { SAID_TO_PEOPLE } from '../errorReasons'
 import { EchoError, type EchoErrorData } from '../errors'
 import { toEchoUser } from './echoUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
@@ -30,7 +31,7 @@ export type { SessionReporter, SessionSnapshot, SignInSource } from './sessionSt
 export const SESSION_ENDED: EchoErrorData = {
   code: 'UNKNOWN_ERROR',
   reason: 'session-ended',
-  message: 'Your session has ended. Sign in again.',
+  message: SAID_TO_PEOPLE['session-ended']!,
 }
 
 /** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */

@@ -1,8 +1,21 @@
 import { useId, useState, type FormEvent, type ReactElement } from 'react'
 
 import { EchoError } from '../errors'
+import { MAX_DAILY_LIMIT } from '../store/thunks'
+import { formatUsd } from './EchoBalance'
 import { LIMIT_REACHED } from './EchoAnnouncer'
 import { useEchoSpend } from './useEchoSpend'
+
+/** Said beside the field when its figure is not a limit: in the words of the top-up's field. */
+const LIMIT_TOO_LOW = 'Enter an amount of at least $0.01, or leave it empty for no limit.'
+const LIMIT_TOO_HIGH = `Enter an amount of at most ${formatUsd(MAX_DAILY_LIMIT)}, or leave it empty for no limit.`
+
+/** Why `limit` cannot be saved, in words for the user; `null` when it can. */
+function limitProblem(limit: number | null): string | null {
+  if (limit === null) return null
+  if (!(limit >= 0.01)) return LIMIT_TOO_LOW
+  return limit > MAX_DAILY_LIMIT ? LIMIT_TOO_HIGH : null
+}
 
 /**
  * The user's own daily limit for this app, in `<EchoAccount>`'s panel: a field (empty for none)
@@ -19,6 +32,12 @@ export function DailyLimitForm(): ReactElement {
   const save = async (event: FormEvent) => {
     event.preventDefault()
     const limit = text.trim() === '' ? null : Number(text)
+    const refusal = limitProblem(limit)
+    if (refusal !== null) {
+      setSaved(false)
+      setProblem(refusal)
+      return
+    }
     try {
       await setDailyLimit(limit)
       setProblem(null)
@@ -38,6 +57,7 @@ export function DailyLimitForm(): ReactElement {
         type="number"
         inputMode="decimal"
         min={0.01}
+        max={MAX_DAILY_LIMIT}
         step="any"
         placeholder="No limit"
         value={text}

@@ -153,7 +153,7 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
       {/* Low, before the wall: a quiet way to the top-up. */}
       {lowBalance && !outOfCredits && !open && (
         <button type="button" onClick={() => setOpen(true)} data-echo-account-nudge="">
-          Add credits
+          Low balance: add credits
         </button>
       )}
       {open && (
@@ -164,8 +164,12 @@ export function EchoAccount({ className, signInNavigate, popup }: EchoAccountPro
               {displayNameOf(user)}
             </p>
           )}
-          <EchoBalance />
-          <EchoSpend />
+          <p data-echo-account-balance="">
+            <EchoBalance />
+          </p>
+          <p data-echo-account-spend="">
+            <EchoSpend last />
+          </p>
           <EchoTopUp />
           <DailyLimitForm />
           <EchoSignOut />

@@ -2,17 +2,18 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { SESSION_ENDED } from '../auth/EchoSession'
+import { SAID_TO_PEOPLE } from '../errorReasons'
 import { formatUsd } from './EchoBalance'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectIsInsufficientFunds, selectIsLowBalance, selectIsSpendLimitReached } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'
 
 /** What the announcer says when Echo answers 402. */
-export const OUT_OF_CREDITS = 'You are out of credits. Add credits to keep going.'
+export const OUT_OF_CREDITS = SAID_TO_PEOPLE['insufficient-funds']!
 /** What the announcer says when the credit falls under `EchoConfig.lowBalanceAt`. */
 export const LOW_BALANCE = 'Your Echo credit is running low.'
 /** What the announcer says, and the account panel shows, when today's spend reaches the daily limit. */
-export const LIMIT_REACHED = "Today's limit for this app is reached. Raise it to keep going."
+export const LIMIT_REACHED = SAID_TO_PEOPLE['spend-limit']!
 /** Said when checkout's credits arrive: `Credits added: +$5.00`. */
 export const creditsAdded = (amount: number | null): string =>
   amount === null ? 'Credits added.' : `Credits added: +${formatUsd(amount)}.`

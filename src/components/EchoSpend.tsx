@@ -12,7 +12,8 @@ export interface EchoSpendProps {
 
 /**
  * What the user spent in this app today (`Today: $0.23`, with the daily limit when there is one),
- * and with `last` what the last answer cost. Nothing before today's figure is known.
+ * and with `last` what the last answer cost. Nothing before today's figure is known. A `<span>`
+ * (phrasing content), so it fits in a paragraph, a button or a table cell of the app's.
  *
  * @example
  * <SignedIn><EchoSpend last /></SignedIn>
@@ -27,7 +28,7 @@ export function EchoSpend({ className, last = false }: EchoSpendProps): ReactEle
         ? `Last answer: ${formatUsd(lastCharge.amount)}`
         : `Last ${lastCharge.calls} answers together: ${formatUsd(lastCharge.amount)}`
   return (
-    <p className={className} data-echo-spend="">
+    <span className={className} data-echo-spend="">
       <span data-echo-spend-today="">
         Today: {formatUsd(spentToday)}
         {dailyLimit !== null && ` of ${formatUsd(dailyLimit)}`}
@@ -38,6 +39,6 @@ export function EchoSpend({ className, last = false }: EchoSpendProps): ReactEle
           <span data-echo-spend-last="">{charge}</span>
         </>
       )}
-    </p>
+    </span>
   )
 }

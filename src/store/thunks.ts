@@ -58,21 +58,25 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   return balance
 }
 
+/** The highest daily limit a user can set, in US dollars: a figure above it is a slip of the keyboard. */
+export const MAX_DAILY_LIMIT = 10_000
+
 /**
  * Sets the signed-in user's own daily limit for this app, in US dollars (`null`: no limit), kept for
  * them in this browser and seen by every tab; it replaces `EchoConfig.dailyLimit` for them. Rejects
- * with a `bad-argument` `EchoError` for an amount that is not a number of at least 0.01, and with
+ * with a `bad-argument` `EchoError` for an amount that is not a number from 0.01 to
+ * {@link MAX_DAILY_LIMIT}, and with
  * `Not authenticated` when nobody is signed in.
  */
 export const setDailyLimit =
   (limit: number | null): EchoThunk<void> =>
   (dispatch, getState) => {
-    if (limit !== null && !(typeof limit === 'number' && Number.isFinite(limit) && limit >= 0.01)) {
+    if (limit !== null && !(typeof limit === 'number' && limit >= 0.01 && limit <= MAX_DAILY_LIMIT)) {
       return Promise.reject(
         new EchoError({
           code: 'UNKNOWN_ERROR',
           reason: 'bad-argument',
-          message: `The daily limit must be an amount in US dollars of at least 0.01, or null for none (got ${String(limit)})`,
+          message: `The daily limit must be an amount in US dollars from 0.01 to ${MAX_DAILY_LIMIT}, or null for none (got ${String(limit)})`,
         }),
       )
     }

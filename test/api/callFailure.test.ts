@@ -67,6 +67,7 @@ describe('callFailure: what a failed call throws', () => {
       statusCode: 401,
       endpoint: '/api/v1/balance',
       action: 'fetching balance',
+      userMessage: 'Echo did not accept your sign-in. Sign in again.',
     })
     const named = new EchoError({ code: 'HTTP_401', message: 'Unauthorized', action: 'refreshing balance' })
     expect(callFailure(named, call)).toBe(named)
@@ -81,6 +82,7 @@ describe('callFailure: what a failed call throws', () => {
       message: 'Network error while fetching balance',
       endpoint: '/api/v1/balance',
       action: 'fetching balance',
+      userMessage: 'You seem to be offline. Check your connection and try again.',
     })
     expect(error.cause).toBe(thrown)
     expect(callFailure('socket hang up', call).code).toBe('NETWORK_ERROR')

@@ -36,29 +36,44 @@ describe('the money in sight, in the components', () => {
     expect(await screen.findByText('Saved')).toBeDefined()
     expect(store.getState().echo.money.userDailyLimit).toBe(0.5)
     expect(screen.getByText('Today: $0.00 of $0.50')).toBeDefined()
-    await userEvent.clear(screen.getByLabelText('Daily limit (USD)'))
-    await userEvent.type(screen.getByLabelText('Daily limit (USD)'), '0')
-    await userEvent.click(screen.getByRole('button', { name: 'Save limit' }))
-    expect(
-      await screen.findByText(
-        'The daily limit must be an amount in US dollars of at least 0.01, or null for none (got 0)',
-      ),
-    ).toBeDefined()
-    expect(screen.getByLabelText('Daily limit (USD)').getAttribute('aria-invalid')).toBe('true')
+    for (const [typed, said] of [
+      ['0', 'Enter an amount of at least $0.01, or leave it empty for no limit.'],
+      ['-1', 'Enter an amount of at least $0.01, or leave it empty for no limit.'],
+      ['0.001', 'Enter an amount of at least $0.01, or leave it empty for no limit.'],
+      ['1e9', 'Enter an amount of at most $10,000.00, or leave it empty for no limit.'],
+    ]) {
+      await userEvent.clear(screen.getByLabelText('Daily limit (USD)'))
+      await userEvent.type(screen.getByLabelText('Daily limit (USD)'), typed!)
+      await userEvent.click(screen.getByRole('button', { name: 'Save limit' }))
+      expect(await screen.findByText(said!)).toBeDefined()
+      expect(screen.getByLabelText('Daily limit (USD)').getAttribute('aria-invalid')).toBe('true')
+      expect(store.getState().echo.money.userDailyLimit).toBe(0.5)
+    }
   })
 
-  it('when the balance falls low, offers a quiet Add credits beside the credit (said once), which opens the panel', async () => {
+  it("<EchoAccount>'s panel shows the last answer's cost beside today's, once one is known", async () => {
+    serveEcho({ chargePerCall: 0.02 })
+    const store = await signInThroughEcho()
+    renderWithEcho(<EchoAccount />, { store })
+    await userEvent.click(await screen.findByRole('button', { name: /^Echo credits / }))
+    expect(document.querySelector('[data-echo-spend-last]')).toBeNull()
+    await act(() => store.dispatch(getEchoRouter()).chat.completions.create({ model: 'gpt-4o-mini', messages: [] }))
+    expect(await screen.findByText('Last answer: $0.02')).toBeDefined()
+    expect(document.querySelector('[data-echo-account-spend]')?.textContent).toBe('Today: $0.02 · Last answer: $0.02')
+  })
+
+  it('when the balance falls low, offers a quiet "Low balance: add credits" beside the credit (said once), which opens the panel', async () => {
     const echo = serveEcho({ balance: 5, freeTier: null })
     const store = await signInThroughEcho()
     renderWithEcho(<EchoAccount />, { store })
     await screen.findByRole('button', { name: 'Echo credits $5.00' })
-    expect(screen.queryByRole('button', { name: 'Add credits' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Low balance: add credits' })).toBeNull()
     echo.set({ balance: 0.4 })
     await act(() => store.dispatch(refreshBalance()))
-    const nudge = await screen.findByRole('button', { name: 'Add credits' })
+    const nudge = await screen.findByRole('button', { name: 'Low balance: add credits' })
     expect(announced()).toEqual(['Your Echo credit is running low.'])
     await userEvent.click(nudge)
-    expect(screen.getByRole('region', { name: 'Echo account' }).hidden).toBe(false)
+    expect(screen.getByRole('region', { name: 'Echo account' })).toBeDefined()
     expect(screen.queryByRole('alert')).toBeNull()
   })
 

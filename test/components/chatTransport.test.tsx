@@ -14,7 +14,7 @@ import * as ai6 from 'ai-v6'
 import { useMemo } from 'react'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import { EchoProvider, isInsufficientFunds, useEchoModelProvider } from 'echo-rtk'
+import { EchoProvider, useEchoModelProvider, userMessageOf } from 'echo-rtk'
 
 import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 import { setBalance } from '../dev-server/devServerClient'
@@ -39,12 +39,7 @@ afterEach(() => {
 
 // What the user reads when an answer fails, as the README's recipe says it (the AI SDK's own
 // default is "An error occurred." for every failure, a 402 included).
-const saysWhy = (error: unknown) =>
-  isInsufficientFunds(error)
-    ? 'You are out of credits: add some to keep chatting.'
-    : error instanceof Error
-      ? error.message
-      : String(error)
+const saysWhy = userMessageOf
 
 // The transport as documented, for each major with its own types (the cast is only for this
 // repository's exactOptionalPropertyTypes: streamText takes an `abortSignal` that may be undefined).
@@ -187,8 +182,27 @@ describe('useChat with the model in the browser, on every AI SDK in use', () => 
       )
       act(() => screen.getByRole('button', { name: 'first' }).click())
       expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe(
-        'You are out of credits: add some to keep chatting.',
+        'You are out of credits. Add credits to keep going.',
       )
+    },
+    30_000,
+  )
+
+  it.each(majors)(
+    '%s: signed out, the user reads that they are signed out, and nothing is sent',
+    async (_major, useChatOfThisMajor) => {
+      window.localStorage.clear()
+      const sent = recordDevServer()
+      render(
+        <EchoProvider config={devServerConfig(dev)}>
+          <ChatPage useChatOfThisMajor={useChatOfThisMajor} />
+        </EchoProvider>,
+      )
+      act(() => screen.getByRole('button', { name: 'first' }).click())
+      expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe(
+        'You are signed out. Sign in to keep going.',
+      )
+      expect(sent.filter((request) => request.url.endsWith('/chat/completions'))).toEqual([])
     },
     30_000,
   )

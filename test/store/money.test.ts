@@ -147,15 +147,19 @@ describe('the daily limit', () => {
     expect(money(otherApp).userDailyLimit).toBeUndefined()
   })
 
-  it('none set by the user (null) lifts the app default; an amount under a cent is refused, saying why', async () => {
+  it('none set by the user (null) lifts the app default; an amount under a cent or over $10,000 is refused, saying why', async () => {
     serveEcho({ chargePerCall: 0.01 })
     const store = await signInThroughEcho({}, limited)
     await store.dispatch(setDailyLimit(null))
     await askAndSettle(store)
     await askAndSettle(store)
     await expect(store.dispatch(setDailyLimit(0))).rejects.toThrow(
-      'The daily limit must be an amount in US dollars of at least 0.01, or null for none (got 0)',
+      'The daily limit must be an amount in US dollars from 0.01 to 10000, or null for none (got 0)',
     )
+    await expect(store.dispatch(setDailyLimit(1e9))).rejects.toThrow(
+      'The daily limit must be an amount in US dollars from 0.01 to 10000, or null for none (got 1000000000)',
+    )
+    await expect(store.dispatch(setDailyLimit(10_000))).resolves.toBeUndefined()
   })
 
   it('a model call through a stopped store (its provider unmounted) sends nothing and says why', async () => {

@@ -3,7 +3,7 @@ import { useChat } from '@ai-sdk/react'
 import { DirectChatTransport, ToolLoopAgent, type UIMessage } from 'ai'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 
-import { EchoSignIn, EchoSpend, SignedOut, useEcho, useEchoModelProvider } from 'echo-rtk'
+import { EchoSignIn, EchoSpend, SignedOut, useEcho, useEchoModelProvider, userMessageOf } from 'echo-rtk'
 
 /** The text of a message, from its parts. */
 const textOf = (message: UIMessage) => message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
@@ -38,7 +38,7 @@ export function Chat({ signInNavigate }: { signInNavigate?: (url: string) => voi
           instructions: 'You are a helpful assistant.',
           onError: () => undefined,
         }),
-        onError: (error) => (error instanceof Error ? error.message : String(error)),
+        onError: userMessageOf,
       }),
     [openai],
   )

@@ -162,6 +162,7 @@ describe('402: insufficient funds, whatever the body', () => {
       endpoint: '/chat/completions',
       message: 'Insufficient funds while creating chat completion',
       action: 'creating chat completion',
+      userMessage: 'You are out of credits. Add credits to keep going.',
     })
   })
 
@@ -223,6 +224,7 @@ describe('other failures', () => {
       endpoint: '/audio/speech',
       message: 'Network error while generating speech',
       action: 'generating speech',
+      userMessage: 'You seem to be offline. Check your connection and try again.',
     })
   })
 
