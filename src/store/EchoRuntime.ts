@@ -84,7 +84,8 @@ export class EchoRuntime implements SessionPort {
       // The session's fetch: a stopped store's model calls send nothing either.
       const environment = { ...this.environment, fetch: this.session.fetch }
       const { config, spend } = this
-      this.#billed = make({ config, environment, dispatch: this.#dispatch, getState: this.#getState, spend })
+      const parts = { config, environment, dispatch: this.#dispatch, getState: this.#getState, spend }
+      this.#billed = make({ ...parts, balance: this.#balance })
     }
     return this.#billed.fetch
   }

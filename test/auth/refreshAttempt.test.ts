@@ -140,7 +140,12 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     '%s from the token endpoint, once: the calls waiting reject NETWORK_ERROR, the user stays, and 2 s later the session renews',
     async (_fault, answer) => {
       const { echo, store, client, logged, network } = await signedInTab()
-      server.use(http.post(`${ECHO}/api/oauth/token`, answer, { once: true }))
+      // Echo's fault is answered once both calls have been refused, so both wait on the one refresh
+      // (a call refused after it failed would try again at once, as it should).
+      const refusedCalls = () =>
+        echo.requests.filter(({ path, status }) => path === '/api/v1/balance' && status === 401)
+      const bothRefused = vi.waitFor(() => expect(refusedCalls()).toHaveLength(2))
+      server.use(http.post(`${ECHO}/api/oauth/token`, async () => (await bothRefused, answer()), { once: true }))
       vi.setSystemTime(Date.now() + 16_000) // the token has expired: Echo answers the call 401
       const calls = await Promise.all(
         [client.balance.get(), client.balance.get()].map((call) => call.catch((error: unknown) => error)),

@@ -4,9 +4,8 @@ import { echoApi } from '../../api/query/echoApi'
 import { signedIn, signedOut, signInFailed, tokenRefreshed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
 
-interface Subscription {
-  unsubscribe(): void
-}
+/** A query subscription: settles with its first answer. */
+type Subscription = PromiseLike<unknown> & { unsubscribe(): void }
 
 /**
  * Keeps the balance loaded while someone is signed in: subscribes to `getBalance` and
@@ -69,24 +68,37 @@ export class BalanceFollower {
     }
   }
 
+  /**
+   * The balance is needed now (a billed call made before it first came, whose cost is the credit
+   * before and after it): subscribed at once rather than after the paint. Resolves once both first
+   * answers are in, or failed.
+   */
+  async loadNow(): Promise<void> {
+    const userId = this.#userId
+    if (userId !== null) this.#subscribe(userId)
+    await Promise.allSettled(this.#subscriptions)
+  }
+
   #follow(userId: string): void {
-    const appId = this.#appId
-    if (appId === undefined) return
+    if (this.#appId === undefined) return
     this.#userId = userId
     // Subscribed once the signed-in page has been painted, so that paint never waits for the balance calls.
-    this.#afterPaint(() => {
-      if (!this.#running || this.#userId !== userId || this.#subscriptions.length > 0) return
-      // Coming back to the page (say, from a checkout in another tab) refetches the balance.
-      const options = { subscriptionOptions: { refetchOnFocus: true } }
-      this.#subscriptions = [
-        this.#dispatch(
-          echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction,
-        ) as unknown as Subscription,
-        this.#dispatch(
-          echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction,
-        ) as unknown as Subscription,
-      ]
-    })
+    this.#afterPaint(() => this.#subscribe(userId))
+  }
+
+  #subscribe(userId: string): void {
+    const appId = this.#appId
+    if (!this.#running || appId === undefined || this.#userId !== userId || this.#subscriptions.length > 0) return
+    // Coming back to the page (say, from a checkout in another tab) refetches the balance.
+    const options = { subscriptionOptions: { refetchOnFocus: true } }
+    this.#subscriptions = [
+      this.#dispatch(
+        echoApi.endpoints.getBalance.initiate(undefined, options) as unknown as UnknownAction,
+      ) as unknown as Subscription,
+      this.#dispatch(
+        echoApi.endpoints.getFreeBalance.initiate(appId, options) as unknown as UnknownAction,
+      ) as unknown as Subscription,
+    ]
   }
 
   #clear(): void {

@@ -12,8 +12,9 @@ import type { ResolvedEchoConfig } from '../../config'
 import { EchoError } from '../../errors'
 import { insufficientFundsDetected } from '../balanceSlice'
 import type { EchoRootState } from '../echoReducer'
-import { selectDailyLimit, selectIsSpendLimitReached } from '../selectors'
+import { selectCredit, selectDailyLimit, selectIsAuthenticated, selectIsSpendLimitReached } from '../selectors'
 import type { EchoRuntime } from '../EchoRuntime'
+import type { BalanceFollower } from './balanceFollower'
 import type { SpendWatch } from './spendWatch'
 
 /**
@@ -21,6 +22,9 @@ import type { SpendWatch } from './spendWatch'
  * long.
  */
 export const BALANCE_REFETCH_DELAY_MS = 300
+
+/** The longest a billed call made before the first balance is in waits for it (a balance that hangs must not hold the call). */
+export const FIRST_BALANCE_WAIT_MS = 5_000
 
 // Every billed call of a store: the fetch under them (the one gate of the daily limit, the 402, the balance
 // refetched after a call and the spend it cost), and the session's fetch and router that send over it.
@@ -33,13 +37,14 @@ export const sessionEchoFetchOf = (runtime: EchoRuntime): FetchFunction =>
 export const sessionRouterOf = (runtime: EchoRuntime): EchoRouter =>
   runtime.router(() => createSessionRouter(runtime.session, runtime.billedFetch(createBilledFetch)))
 
-/** What the billed fetch is made of: the store's settings, browser and state, and its spend. */
+/** What the billed fetch is made of: the store's settings, browser and state, its spend and its balance. */
 export interface BilledFetchParts {
   config: Pick<ResolvedEchoConfig, 'baseRouterUrl' | 'serverOrigins'>
   environment: Pick<EchoEnvironment, 'fetch' | 'setTimeout' | 'clearTimeout'>
   dispatch: Dispatch
   getState: () => EchoRootState
   spend: Pick<SpendWatch, 'callStarted' | 'callRefused' | 'callEnded'>
+  balance: Pick<BalanceFollower, 'loadNow'>
 }
 
 /** The billed fetch, and how to cancel the balance refetch it has pending (the store's runtime stops). */
@@ -56,7 +61,14 @@ export interface BilledFetch {
  * the balance is refetched, once for a burst of calls, and the spend watch learns what it cost. From
  * the app's own servers only a 402 that says so (`X-Echo-Reason: insufficient-funds`) is Echo's.
  */
-export function createBilledFetch({ config, environment, dispatch, getState, spend }: BilledFetchParts): BilledFetch {
+export function createBilledFetch({
+  config,
+  environment,
+  dispatch,
+  getState,
+  spend,
+  balance,
+}: BilledFetchParts): BilledFetch {
   const routerOrigin = new URL(config.baseRouterUrl).origin
   const servers = config.serverOrigins
   let pending: unknown
@@ -85,6 +97,16 @@ export function createBilledFetch({ config, environment, dispatch, getState, spe
     spend.callEnded()
     refetchBalanceSoon()
   }
+  // What a call cost is the credit before it and after it. A call made before the first balance is
+  // in (a sign-in that sends its call at once, a test's first click) has it asked for at once and
+  // waits for it, so that its cost is counted, towards the daily limit too; never longer than
+  // FIRST_BALANCE_WAIT_MS.
+  const creditKnown = async () => {
+    let handle: unknown
+    const givenUp = new Promise<void>((resolve) => (handle = environment.setTimeout(resolve, FIRST_BALANCE_WAIT_MS)))
+    await Promise.race([balance.loadNow(), givenUp])
+    environment.clearTimeout(handle)
+  }
   const fetch: FetchFunction = async (input, init) => {
     const origin = originOf(input)
     const fromServer = origin !== null && servers.includes(origin)
@@ -94,6 +116,7 @@ export function createBilledFetch({ config, environment, dispatch, getState, spe
     if (!billed) return environment.fetch(input, init)
     // Past today's limit a billed call is refused before anything is sent.
     if (selectIsSpendLimitReached(getState())) throw spendLimitReached(getState())
+    if (selectCredit(getState()) === null && selectIsAuthenticated(getState())) await creditKnown()
     spend.callStarted()
     let response: Response
     try {

@@ -7,15 +7,15 @@ import { configureStore, type Dispatch, type UnknownAction } from '@reduxjs/tool
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { echoReducers, EchoError, getEchoFetch, getEchoRouter, type EchoConfig } from 'echo-rtk'
+import { echoReducers, EchoError, getEchoFetch, getEchoRouter, signIn, type EchoConfig } from 'echo-rtk'
 import { echoApi } from '../../../src/api/query/echoApi'
 import { urlOf } from '../../../src/api/tokenOrigins'
 import { resolveConfig } from '../../../src/config'
 import { BALANCE_REFETCH_DELAY_MS, createBilledFetch, whenBodyEnds } from '../../../src/store/money/billedCalls'
 import { moneyLoaded, type MoneyLoadedPayload } from '../../../src/store/money/moneySlice'
-import { CONFIG, echoStoresPerTest } from '../../support/echoStores'
+import { CONFIG, echoStoresPerTest, paintQueue, sessionOf } from '../../support/echoStores'
 import { server } from '../../support/server'
-import { sentTo, serveEcho } from '../../support/testEcho'
+import { backFromEcho, sentTo, serveEcho } from '../../support/testEcho'
 
 const ROUTER = resolveConfig(CONFIG).baseRouterUrl
 const CHAT_URL = `${ROUTER}/chat/completions`
@@ -80,6 +80,7 @@ function billedFetchOver(answer: () => Response, money: Partial<MoneyLoadedPaylo
     dispatch,
     getState: store.getState,
     spend,
+    balance: { loadNow: () => Promise.resolve() },
   })
   const balanceRefetches = () => actions.filter((action) => echoApi.util.invalidateTags.match(action)).length
   const outOfCredits = () => store.getState().echo.balance.isInsufficientFunds
@@ -280,6 +281,45 @@ describe("the session's fetch, with sign-in on demand", () => {
     const answer = echoFetch('https://api.openai.com/v1/chat/completions', { method: 'POST' })
     await expect(answer).rejects.toMatchObject({ reason: 'foreign-origin' })
     expect(openWindow).not.toHaveBeenCalled()
+  })
+})
+
+describe('a billed call sent before the first balance is in', () => {
+  const { newStore, navigations } = echoStoresPerTest()
+  const limited: EchoConfig = { ...CONFIG, dailyLimit: 0.05 }
+
+  /** Signed in from the page's return, the balance calls still queued for after the paint: a call can go first. */
+  async function signedInBeforeTheBalance() {
+    const queue = paintQueue()
+    await newStore({}, limited).dispatch(signIn())
+    await backFromEcho(navigations.at(-1)!)
+    const store = newStore(queue, limited)
+    await sessionOf(store).signInCallback
+    expect(store.getState().echo.balance.status).toBe('idle')
+    return store
+  }
+
+  it('asks for the balance and waits for it, so that what it cost is counted, towards the daily limit too', async () => {
+    const echo = serveEcho({ chargePerCall: 0.05, freeTier: null })
+    const store = await signedInBeforeTheBalance()
+    await store.dispatch(getEchoRouter()).chat.completions.create(CHAT)
+    const asked = echo.requests.map(({ path }) => path)
+    expect(asked.indexOf('/api/v1/balance')).toBeLessThan(asked.indexOf('/chat/completions'))
+    await vi.waitFor(() => expect(store.getState().echo.money.lastCharge).toMatchObject({ amount: 0.05, calls: 1 }))
+    expect(store.getState().echo.money.spentToday).toBe(0.05)
+    await expect(store.dispatch(getEchoRouter()).chat.completions.create(CHAT)).rejects.toMatchObject({
+      reason: 'spend-limit',
+    })
+    expect(sentTo(echo, '/chat/completions')).toHaveLength(1)
+  })
+
+  it('goes out anyway when the balance cannot be had: Echo down for it holds no call back', async () => {
+    const echo = serveEcho({ chargePerCall: 0.05 })
+    server.use(http.get(`${ECHO_API}/api/v1/balance`, () => new HttpResponse(null, { status: 503 })))
+    const store = await signedInBeforeTheBalance()
+    await store.dispatch(getEchoRouter()).chat.completions.create(CHAT)
+    expect(sentTo(echo, '/chat/completions')).toHaveLength(1)
+    expect(store.getState().echo.money.lastCharge).toBeNull()
   })
 })
 
