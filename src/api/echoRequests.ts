@@ -1,5 +1,5 @@
 import { EchoError, isAbortError } from '../errors'
-import { pageOrigin } from '../config'
+import { DEFAULT_API_URL, pageOrigin } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 import type { AuthorizedSend } from './authorizedFetch'
 import { callFailure } from './callFailure'
@@ -24,7 +24,10 @@ export interface JsonRequest {
   /**
    * The answer when Echo has no such route: a 404, or, in a browser, an answer the page may not
    * read (Echo's 404 carries no CORS headers, so `fetch` rejects as it would offline; a second
-   * request in `no-cors` mode, which carries nothing, tells the two apart).
+   * request in `no-cors` mode, which carries nothing, tells the two apart). A browser tab asks an
+   * API host once: a route found missing is remembered for the tab (`sessionStorage`), and Echo's
+   * own API (`DEFAULT_API_URL`) is never asked, so no request known to fail leaves (each would
+   * print a CORS error in the console).
    */
   whenRouteMissing?: () => Promise<unknown>
 }
@@ -37,6 +40,8 @@ export interface JsonRequest {
 export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: string, request: JsonRequest): Promise<T> {
   const { method, path, body, action, signal, read, whenRouteMissing } = request
   const url = `${apiUrl}${path}`
+  if (whenRouteMissing !== undefined && (apiUrl === DEFAULT_API_URL || routeMissing.isKnown(url)))
+    return (await whenRouteMissing()) as T
   let outcome
   try {
     outcome = await sendAuthorized(url, {
@@ -50,14 +55,17 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
     })
   } catch (error) {
     const failure = callFailure(error, request)
-    if (whenRouteMissing !== undefined && failure.code === 'NETWORK_ERROR' && (await answersUnreadably(url, signal)))
+    if (whenRouteMissing !== undefined && failure.code === 'NETWORK_ERROR' && (await answersUnreadably(url, signal))) {
+      routeMissing.remember(url)
       return (await whenRouteMissing()) as T
+    }
     throw failure
   }
 
   const { response, refreshError } = outcome
   if (response.status === 404 && whenRouteMissing !== undefined) {
     void response.body?.cancel().catch(() => undefined)
+    routeMissing.remember(url)
     return (await whenRouteMissing()) as T
   }
   if (!response.ok) throw await EchoError.fromResponse(response, { endpoint: path, action, refreshError })
@@ -94,6 +102,29 @@ export async function requestJson<T>(sendAuthorized: AuthorizedSend, apiUrl: str
  * no cookies) resolves, opaque, whenever the server answered at all, and rejects only when nothing
  * answered (offline, the host down).
  */
+/** What a browser tab knows of routes an API host lacks: kept in its `sessionStorage`, where it has one. */
+const routeMissing = {
+  isKnown: (url: string): boolean => tabStorage()?.getItem(routeMissingKey(url)) != null,
+  remember: (url: string): void => {
+    try {
+      tabStorage()?.setItem(routeMissingKey(url), '1')
+    } catch {
+      // Storage full or refused: the route is asked for again, as before.
+    }
+  },
+}
+
+const routeMissingKey = (url: string) => `echo-rtk:route-missing:${url}`
+
+function tabStorage(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage ?? undefined
+  } catch {
+    // A sandboxed frame refuses access to its storage.
+    return undefined
+  }
+}
+
 async function answersUnreadably(url: string, signal: AbortSignal | undefined): Promise<boolean> {
   try {
     await globalThis.fetch(url, { mode: 'no-cors', credentials: 'omit', ...(signal === undefined ? {} : { signal }) })

@@ -175,6 +175,31 @@ describe('EchoClient', () => {
       expect(modes).toEqual(['cors', 'no-cors'])
     })
 
+    it('a tab asks an API host once: the route found missing is remembered, and no later client asks again', async () => {
+      let requests = 0
+      server.use(http.get(route, () => ((requests += 1), HttpResponse.json({ message: 'Not Found' }, { status: 404 }))))
+      await client().models.supported()
+      await expect(client().models.supported()).resolves.toMatchObject({ source: 'echo-sdk' })
+      await expect(client().models.supported()).resolves.toMatchObject({ source: 'echo-sdk' })
+      expect(requests).toBe(1)
+      // Another API host is a question of its own.
+      const other = 'https://echo.other.test'
+      server.use(
+        http.get(`${other}/api/v1/supported-models`, () => ((requests += 1), new HttpResponse(null, { status: 404 }))),
+      )
+      await new EchoClient({ apiKey: 'key-1', apiUrl: other }).models.supported()
+      expect(requests).toBe(2)
+    })
+
+    it("Echo's own API, which has no such route, is never asked: no request known to fail leaves", async () => {
+      const asked: string[] = []
+      server.use(http.all(/supported-models/, ({ request }) => (asked.push(request.url), HttpResponse.error())))
+      await expect(new EchoClient({ apiKey: 'key-1' }).models.supported()).resolves.toMatchObject({
+        source: 'echo-sdk',
+      })
+      expect(asked).toEqual([])
+    })
+
     it('offline (nothing answers at all): a NETWORK_ERROR, not a list', async () => {
       server.use(http.get(route, () => HttpResponse.error()))
       await expect(client().models.supported()).rejects.toMatchObject({

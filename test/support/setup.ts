@@ -11,6 +11,8 @@ const unhandledAsErrors = { onUnhandledRequest: 'error', onUnhandledFrame: 'erro
 beforeAll(() => server.listen(unhandledAsErrors))
 afterEach(async () => {
   server.resetHandlers()
+  // What a tab remembers (a route an API host lacks) is each test's own.
+  globalThis.sessionStorage?.clear()
   if (typeof document !== 'undefined') (await import('@testing-library/react')).cleanup()
 })
 afterAll(() => server.close())
