@@ -44,7 +44,7 @@ Echo dev server (local, Echo-compatible)
                    logout    ${apiUrl}${OAUTH_PATHS.endSession}
                    /api/v1/* (balance, free tier, apps, ${models}payment links, user, referral)
   Router           ${routerUrl}
-  Demo app id      ${appId}
+  Demo app id      ${appId}${settings.appIds.length > 0 ? `\n  Your app ids     ${settings.appIds.join(', ')}` : ''}
   Test user        ${testUser.email} / password: ${testUser.password}
   Balance          ${formatUsd(testUser.balance)} to start; referral code ${REFERRAL_CODE}
   Free tier        ${formatUsd(DEMO_FREE_TIER.spendLimit)} for the demo app, drawn before the balance (as Echo's router does)

@@ -20,6 +20,8 @@
  *   a reused code is refused and revokes the grant. ECHO_DEV_CODE_REPLAY, --code-replay.
  * @property {boolean} modelsRoute The dev server's own `GET /api/v1/supported-models`, which Echo does not have;
  *   off, that path is a bare 404 as at Echo. ECHO_DEV_MODELS_ROUTE, --models-route.
+ * @property {string[]} appIds Your own apps' ids (from Echo's dashboard), signed in to besides the demo app's, so an
+ *   app keeps its real `appId` while `apiUrl` points here. ECHO_DEV_APP_ID, --app-id (comma-separated).
  */
 
 /** @type {Readonly<DevServerSettings>} */
@@ -34,11 +36,12 @@ export const DEFAULT_SETTINGS = Object.freeze({
   refreshGrace: true,
   codeReplay: true,
   modelsRoute: false,
+  appIds: [],
 })
 
 /**
  * Each setting with its environment variable and flag. `kind` says how the text is read.
- * @type {ReadonlyArray<{ key: keyof DevServerSettings, env: string, flag: string, kind: 'port' | 'seconds' | 'ms' | 'usd' | 'boolean', help: string }>}
+ * @type {ReadonlyArray<{ key: keyof DevServerSettings, env: string, flag: string, kind: 'port' | 'seconds' | 'ms' | 'usd' | 'boolean' | 'appIds', help: string }>}
  */
 export const SETTING_SOURCES = Object.freeze([
   { key: 'port', env: 'ECHO_DEV_PORT', flag: '--port', kind: 'port', help: 'OAuth and /api/v1 port (default 8787)' },
@@ -105,7 +108,17 @@ export const SETTING_SOURCES = Object.freeze([
     kind: 'boolean',
     help: 'serve GET /api/v1/supported-models, which Echo lacks (default 0: a 404 as at Echo)',
   },
+  {
+    key: 'appIds',
+    env: 'ECHO_DEV_APP_ID',
+    flag: '--app-id',
+    kind: 'appIds',
+    help: "your own apps' ids (UUIDs, comma-separated) to sign in to besides the demo app's",
+  },
 ])
+
+/** An app id as Echo's dashboard gives it: a UUID. */
+const APP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * Fills in defaults and checks every value, naming the setting in the error.
@@ -125,6 +138,11 @@ export function resolveSettings(options = {}) {
   for (const key of /** @type {const} */ (['autoLogin', 'refreshGrace', 'codeReplay', 'modelsRoute'])) {
     if (typeof settings[key] !== 'boolean')
       throw new TypeError(`${key} must be true or false, got ${String(settings[key])}`)
+  }
+  if (!Array.isArray(settings.appIds) || !settings.appIds.every((id) => typeof id === 'string' && APP_ID.test(id))) {
+    throw new TypeError(
+      `appIds must be app ids from Echo's dashboard, UUIDs such as 60601628-cdb7-481e-8f7e-921981220348, got ${JSON.stringify(settings.appIds)}`,
+    )
   }
   if (settings.port !== 0 && settings.port === settings.routerPort) {
     throw new TypeError(`port and routerPort must differ, both are ${settings.port}`)
@@ -204,6 +222,13 @@ export function usage() {
  */
 function parseValue(source, text, name) {
   const trimmed = text.trim()
+  if (source.kind === 'appIds') {
+    const ids = trimmed.split(',').map((id) => id.trim())
+    const wrong = ids.find((id) => !APP_ID.test(id))
+    if (wrong !== undefined)
+      throw new TypeError(`${name} must be app ids from Echo's dashboard (UUIDs), got ${JSON.stringify(wrong)}`)
+    return ids
+  }
   if (source.kind === 'boolean') {
     if (/^(1|true|yes|on)$/i.test(trimmed)) return true
     if (/^(0|false|no|off)$/i.test(trimmed)) return false

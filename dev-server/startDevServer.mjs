@@ -56,8 +56,8 @@ export async function startDevServer(options = {}) {
   /** @type {RequestHandler} */
   let handleRouter
   try {
-    const { accessTtl, refreshGrace, codeReplay, autoLogin, modelsRoute, streamDelayMs } = settings
-    const oidcOptions = { issuer: apiUrl, resource: routerUrl, accessTtl, refreshGrace, codeReplay }
+    const { accessTtl, refreshGrace, codeReplay, autoLogin, modelsRoute, streamDelayMs, appIds } = settings
+    const oidcOptions = { issuer: apiUrl, resource: routerUrl, accessTtl, refreshGrace, codeReplay, appIds }
     const { provider, signingKey } = createOidcProvider(oidcOptions)
     const findAccessToken = createAccessTokenVerifier(provider, signingKey)
     handleApi = createApiServerHandler({

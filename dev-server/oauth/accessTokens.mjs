@@ -18,7 +18,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 /**
  * @typedef {object} SigningKey
  * @property {import('node:crypto').KeyObject} secret the HS256 secret
- * @property {string} audience the app the tokens are for (its id)
+ * @property {string[]} audiences the apps the tokens may be for (their ids)
  */
 
 /** How many issued tokens' grants are remembered before the expired ones are swept. */
@@ -94,7 +94,8 @@ function verifyJwt(token, key, nowSeconds) {
     const claims = /** @type {Record<string, unknown>} */ (
       JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
     )
-    if (claims.aud !== key.audience || claims.app_id !== key.audience) return undefined
+    if (typeof claims.aud !== 'string' || !key.audiences.includes(claims.aud) || claims.app_id !== claims.aud)
+      return undefined
     if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) return undefined
     if (typeof claims.jti !== 'string') return undefined
     return /** @type {Record<string, unknown> & { jti: string }} */ (claims)

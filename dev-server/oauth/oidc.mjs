@@ -25,6 +25,7 @@ const SIGNING_KEY_ID = 'echo-dev-1'
  * @property {number} accessTtl access-token lifetime in seconds
  * @property {boolean} [refreshGrace] Echo's 2-minute grace for a rotated refresh token (oidcStore.mjs)
  * @property {boolean} [codeReplay] an authorization code works again within its life, as at Echo (oidcStore.mjs)
+ * @property {string[]} [appIds] the developer's own app ids, signed in to besides the demo app's
  */
 
 /**
@@ -32,7 +33,15 @@ const SIGNING_KEY_ID = 'echo-dev-1'
  * secret (HS256), so the dev server makes up its own at each start.
  * @param {OidcOptions} options
  */
-export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace = false, codeReplay = false }) {
+export function createOidcProvider({
+  issuer,
+  resource,
+  accessTtl,
+  refreshGrace = false,
+  codeReplay = false,
+  appIds = [],
+}) {
+  const knownAppIds = [DEMO_APP_ID, ...appIds.filter((id) => id !== DEMO_APP_ID)]
   // oidc-provider wants an asymmetric key for its JWKS (and id tokens, which Echo's scope never
   // gets); access tokens are signed with the secret alone.
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -51,19 +60,17 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
       // /api/oauth/userinfo itself (userinfo.mjs), so the built-in one is moved aside and off.
       userinfo: '/api/oauth/oidc-userinfo',
     },
-    clients: [
-      {
-        client_id: DEMO_APP_ID,
-        client_name: 'echo-rtk demo',
-        application_type: 'web',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        // Any loopback URI is accepted (allowLoopbackRedirects below); these are just the registered examples.
-        redirect_uris: ['http://localhost:5173/', 'http://127.0.0.1:5173/'],
-        post_logout_redirect_uris: ['http://localhost:5173/', 'http://127.0.0.1:5173/'],
-      },
-    ],
+    clients: knownAppIds.map((clientId) => ({
+      client_id: clientId,
+      client_name: clientId === DEMO_APP_ID ? 'echo-rtk demo' : 'your app',
+      application_type: 'web',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // Any loopback URI is accepted (allowLoopbackRedirects below); these are just the registered examples.
+      redirect_uris: ['http://localhost:5173/', 'http://127.0.0.1:5173/'],
+      post_logout_redirect_uris: ['http://localhost:5173/', 'http://127.0.0.1:5173/'],
+    })),
     scopes: ['openid', 'offline_access', 'llm:invoke'],
     findAccount: (_ctx, sub) => (sub === TEST_USER.id ? { accountId: sub, claims: () => ({ sub }) } : undefined),
     jwks: { keys: [signingJwk] },
@@ -85,7 +92,7 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
     },
     formats: { customizers: { jwt: inEchoShape } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    renderError,
+    renderError: (ctx, out) => renderError(ctx, out, knownAppIds),
     discovery: { userinfo_endpoint: `${issuer}${OAUTH_PATHS.userinfo}` },
     features: {
       devInteractions: { enabled: false },
@@ -117,7 +124,7 @@ export function createOidcProvider({ issuer, resource, accessTtl, refreshGrace =
   provider.use(answerTokenRequestsAsEcho(provider))
   provider.use(linkFavicon)
 
-  return { provider, signingKey: { secret, audience: DEMO_APP_ID } }
+  return { provider, signingKey: { secret, audiences: knownAppIds } }
 }
 
 /**
@@ -279,15 +286,44 @@ ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><butto
 
 /**
  * An OAuth error that cannot go back to the app (a bad redirect_uri, an unknown client) as a page.
+ * An app id this dev server does not know (a real one from Echo's dashboard, with `apiUrl` pointing
+ * here) gets the way out: the ids it knows, the flag that adds the app's own, and a link back.
  * @param {import('oidc-provider').KoaContextWithOIDC} ctx
  * @param {{ error?: string, error_description?: string }} out
+ * @param {string[]} knownAppIds
  */
-function renderError(ctx, out) {
+function renderError(ctx, out, knownAppIds) {
   ctx.type = 'html'
-  ctx.body = page(
-    'Sign-in error',
-    `<h1>Echo dev server: sign-in error</h1><p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`,
+  const said = `<p><code>${escapeHtml(out.error ?? 'error')}</code>: ${escapeHtml(out.error_description ?? '')}</p>`
+  const appId = String(ctx.oidc?.params?.client_id ?? '')
+  const back = backToApp(ctx.oidc?.params?.redirect_uri)
+  const backLink = back === null ? '' : `<p><a href="${escapeHtml(back)}">Back to your app</a></p>`
+  if (out.error !== 'invalid_client') {
+    ctx.body = page('Sign-in error', `<h1>Echo dev server: sign-in error</h1>${said}${backLink}`)
+    return
+  }
+  const known = knownAppIds.map(
+    (id) => `<li><code>${escapeHtml(id)}</code>${id === DEMO_APP_ID ? ' (the demo app)' : ''}</li>`,
   )
+  ctx.body = page(
+    'Unknown app id',
+    `<h1>Echo dev server: this app id is not known here</h1>
+<p>Your app asked to sign in with the app id <code>${escapeHtml(appId)}</code>, which this local dev server does not know. It knows:</p>
+<ul>${known.join('')}</ul>
+<p>To sign in to your own app here, start the dev server with its id: <code>npm run dev-server -- --app-id ${escapeHtml(appId || '&lt;your app id&gt;')}</code> (or <code>ECHO_DEV_APP_ID</code>), or give your app the demo app's id while <code>apiUrl</code> points here.</p>
+${said}${backLink}`,
+  )
+}
+
+/**
+ * Where "Back to your app" leads: the origin of the redirect URI the app sent, if it is a web address.
+ * @param {unknown} redirectUri
+ * @returns {string | null}
+ */
+function backToApp(redirectUri) {
+  if (typeof redirectUri !== 'string' || !URL.canParse(redirectUri)) return null
+  const url = new URL(redirectUri)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.origin}/` : null
 }
 
 /** @param {import('oidc-provider').KoaContextWithOIDC} ctx */

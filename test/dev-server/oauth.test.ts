@@ -522,3 +522,59 @@ describe('access-token lifetime', () => {
     }
   })
 })
+
+describe("an app id this dev server does not know (a real one from Echo's dashboard)", () => {
+  const MINE = '11111111-2222-4333-8444-555555555555'
+  let withMine: RunningDevServer
+  beforeAll(async () => {
+    withMine = await startDevServer({ port: 0, routerPort: 0, autoLogin: true, streamDelayMs: 1, appIds: [MINE] })
+  })
+  afterAll(() => withMine.close())
+
+  const authorizeAs = (server: RunningDevServer, appId: string, redirectUri: string) => {
+    const url = new URL(authorizeUrl(server, { redirectUri, challenge: makePkce().challenge }))
+    url.searchParams.set('client_id', appId)
+    return url
+  }
+
+  test('says which app ids it knows, how to add yours, and links back to the app', async () => {
+    const unknown = '99999999-8888-4777-8666-555555555555'
+    const redirectUri = `${APP_ORIGIN}/callback`
+    const answer = await send(new CookieJar(), authorizeAs(dev, unknown, redirectUri).href)
+    const text = await answer.text()
+    expect(answer.status).toBe(400)
+    expect(text).toContain('this app id is not known here')
+    expect(text).toContain(`<code>${unknown}</code>`)
+    expect(text).toContain(`<li><code>${dev.appId}</code> (the demo app)</li>`)
+    expect(text).toContain(`npm run dev-server -- --app-id ${unknown}`)
+    expect(text).toContain(`<a href="${APP_ORIGIN}/">Back to your app</a>`)
+    expect(text).toContain('invalid_client')
+  })
+
+  test('started with --app-id, it signs in to that app, and its tokens are good for the API and the router', async () => {
+    const redirectUri = `${APP_ORIGIN}/callback`
+    const pkce = makePkce()
+    const url = new URL(authorizeUrl(withMine, { redirectUri, challenge: pkce.challenge }))
+    url.searchParams.set('client_id', MINE)
+    const back = await follow(new CookieJar(), url.href, redirectUri)
+    expect(back).toBeInstanceOf(URL)
+    const code = (back as URL).searchParams.get('code')!
+    const tokens = (await (
+      await fetch(`${withMine.apiUrl}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: MINE,
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: pkce.verifier,
+        }),
+      })
+    ).json()) as TokenResponse
+    expect(jwtPayload(tokens.access_token)).toMatchObject({ aud: MINE, app_id: MINE })
+    expect(await balanceStatus(withMine, tokens.access_token)).toBe(200)
+    // The demo app's sign-in still works beside it.
+    expect((await authorize(withMine)).back.searchParams.get('code')).toMatch(/\S{20,}/)
+  })
+})

@@ -18,6 +18,7 @@ describe('the settings contract (environment variables and flags)', () => {
       refreshGrace: true,
       codeReplay: true,
       modelsRoute: false,
+      appIds: [],
     })
     expect(DEFAULT_SETTINGS.port).toBe(8787)
   })
@@ -34,6 +35,7 @@ describe('the settings contract (environment variables and flags)', () => {
         ECHO_DEV_REFRESH_GRACE: '0',
         ECHO_DEV_CODE_REPLAY: '0',
         ECHO_DEV_MODELS_ROUTE: '1',
+        ECHO_DEV_APP_ID: '11111111-2222-4333-8444-555555555555',
       },
       [],
     )
@@ -48,7 +50,18 @@ describe('the settings contract (environment variables and flags)', () => {
       refreshGrace: false,
       codeReplay: false,
       modelsRoute: true,
+      appIds: ['11111111-2222-4333-8444-555555555555'],
     })
+  })
+
+  test("--app-id takes the developer's own app ids, comma-separated, and refuses what is not one", () => {
+    const mine = '11111111-2222-4333-8444-555555555555'
+    const theirs = '66666666-7777-4888-9999-000000000000'
+    expect(readSettings({}, ['--app-id', `${mine}, ${theirs}`]).settings).toEqual({ appIds: [mine, theirs] })
+    expect(() => readSettings({}, ['--app-id=my-app'])).toThrow(
+      `--app-id must be app ids from Echo's dashboard (UUIDs), got "my-app"`,
+    )
+    expect(() => resolveSettings({ appIds: ['my-app'] })).toThrow("appIds must be app ids from Echo's dashboard")
   })
 
   test('every flag is read, as `--flag value` or `--flag=value`, and wins over its variable', () => {
