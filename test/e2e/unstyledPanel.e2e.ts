@@ -4,7 +4,10 @@ import { join } from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ARTIFACTS, openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+import { openDemo, signInThroughPages, type DemoUnderTest } from './demoHarness'
+
+/** The README's screenshots. */
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots')
 
 let demo: DemoUnderTest
 beforeAll(async () => {
@@ -24,11 +27,11 @@ async function withoutAppCss(page: DemoUnderTest['page']) {
 
 describe('the account panel on a page with no CSS of its own', () => {
   it.each([
-    [1280, 800],
-    [390, 844],
+    [1280, 800, 'desktop'],
+    [390, 844, 'phone'],
   ])(
     'at %i px: a 402 opens the panel over the page without moving it, and the next click on Ask sends the call',
-    async (width, height) => {
+    async (width, height, screen) => {
       const { page } = demo
       await page.setViewportSize({ width, height })
       await demo.setLeft({ balance: 0, freeTier: 0 })
@@ -45,7 +48,7 @@ describe('the account panel on a page with no CSS of its own', () => {
       // Floating in the top layer, over the page and not beside Ask: the page is laid out as without it.
       expect(await panel.evaluate((element) => element.matches(':popover-open'))).toBe(true)
       const withPanel = await askButton.boundingBox()
-      await page.screenshot({ path: join(ARTIFACTS, `unstyled-panel-${width}.png`) })
+      await page.screenshot({ path: join(SCREENSHOTS, `unstyled-panel-${screen}.png`) })
 
       // The press on Ask closes the panel and lands on Ask: the call is sent at the first click.
       await page.getByLabel('Question').fill('And how do I get more?')
