@@ -113,8 +113,9 @@ export class TopUpWatch {
     const credit = selectCredit(this.#getState())
     if (credit === null) return
     const { creditBefore } = this.#topUp
-    // A checkout this page came back to knows no credit from before: the first figure is the one after.
-    if (creditBefore !== null && credit <= creditBefore + SPENT_AT_OR_BELOW_USD) return
+    // A checkout this page came back to knows no credit from before: the first figure above nothing
+    // is the one after (nothing at all means the credits have not arrived).
+    if (credit <= (creditBefore ?? 0) + SPENT_AT_OR_BELOW_USD) return
     this.#clear()
     this.#dispatch(topUpCredited(creditBefore === null ? null : roundUsd(credit - creditBefore)))
   }
@@ -171,7 +172,7 @@ export function markTopUpReturn(successUrl: string, checkoutIn: CheckoutIn, cred
   try {
     const url = new URL(successUrl)
     url.searchParams.set(TOP_UP_RETURN, checkoutIn === 'new-tab' ? 'tab' : 'page')
-    if (checkoutIn === 'this-tab' && typeof creditBefore === 'number' && Number.isFinite(creditBefore))
+    if (checkoutIn === 'this-tab' && Number.isFinite(creditBefore))
       url.searchParams.set(CREDIT_BEFORE, String(creditBefore))
     return url.href
   } catch {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createPaymentLink, signOut, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import { paidAtCheckout, type EchoEnvironment } from 'echo-rtk/testing'
+import { echoApi } from '../../../src/api/query/echoApi'
 import { CONFIG, echoStoresPerTest } from '../../support/echoStores'
 import { server } from '../../support/server'
 import { ECHO, sentTo, serveEcho } from '../../support/testEcho'
@@ -113,7 +114,10 @@ describe('a top-up waited for', () => {
     expect(checks.clock.now - paidAt).toBe(15 * 60_000)
     expect(checks.armed()).toEqual([])
     await settle()
-    // Given up, it stays late: the credits arriving later are not waited for.
+    // Given up, it stays late: the credits arriving later are not waited for, even by a page that
+    // shows the balance itself (a subscription of the app's own).
+    const shown = store.dispatch(echoApi.endpoints.getBalance.initiate())
+    await settle()
     const asked = sentTo(echo, '/api/v1/balance').length
     store.dispatch(stopEchoSession())
     store.dispatch(startEchoSession(CONFIG))
@@ -121,6 +125,7 @@ describe('a top-up waited for', () => {
     expect(checks.armed()).toEqual([])
     expect(sentTo(echo, '/api/v1/balance')).toHaveLength(asked)
     expect(topUp(store)).toEqual({ status: 'late', amount: null })
+    shown.unsubscribe()
   })
 
   it('stopped and started again (a remount), the balance is asked at once and the backoff goes on', async () => {
@@ -207,6 +212,21 @@ describe('checkout coming back to this tab', () => {
     await vi.waitFor(() => expect(returned.getState().echo.balance.status).toBe('succeeded'))
     await settle()
     expect(topUp(returned)).toEqual({ status: 'waiting', amount: null })
+  })
+
+  it('with no figure from before, a balance of nothing is not the credits: it waits until they arrive', async () => {
+    const echo = serveEcho({ balance: 0, freeTier: null })
+    await signInThroughEcho()
+    window.history.replaceState(null, '', '/?echo_top_up=page')
+    const checks = topUpChecks()
+    const returned = newStore(checks.environment)
+    await vi.waitFor(() => expect(returned.getState().echo.balance.status).toBe('succeeded'))
+    checks.runNext()
+    await settle()
+    expect(topUp(returned)).toEqual({ status: 'waiting', amount: null })
+    echo.set({ balance: 10 })
+    checks.runNext()
+    await vi.waitFor(() => expect(topUp(returned)).toEqual({ status: 'credited', amount: null }))
   })
 
   it('is taken once: started again (a remount) on the same address, it waits for no second top-up', async () => {
