@@ -23,6 +23,54 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
  */
 const equivalentMutants = [
   [
+    'src/auth/echoUser.ts',
+    "return characters.length > limit ? characters.slice(0, limit).join('') : cleaned",
+    'characters.length > limit',
+    'ConditionalExpression true, EqualityOperator >=: a text of `limit` characters or fewer sliced to `limit` is the same text',
+  ],
+  [
+    'src/auth/signIn.ts',
+    "profile: { sub: '' },",
+    "{ sub: '' }",
+    "ObjectLiteral {}: the placeholder profile is replaced by userinfo's, whose non-empty sub is checked, before the user is stored or returned",
+  ],
+  [
+    'src/auth/signIn.ts',
+    "profile: { sub: '' },",
+    "''",
+    'StringLiteral: as above, the placeholder sub is overwritten by the checked one from userinfo',
+  ],
+  [
+    'src/auth/storedUser.ts',
+    "return typeof at === 'number' && Number.isFinite(at) ? at : undefined",
+    "typeof at === 'number'",
+    'ConditionalExpression true: Number.isFinite is false for anything that is not a number (the typeof is there for the type)',
+  ],
+  [
+    'src/auth/storedUser.ts',
+    'if (stale && state?.client_id === appId) storage.removeItem(key)',
+    'state?.client_id',
+    'OptionalChaining: a state that is null is never stale, so && never reads its client_id',
+  ],
+  [
+    'src/auth/storedUser.ts',
+    '} catch { #2',
+    '{\n    return null\n  }',
+    'BlockStatement {}: undefined in place of null, and every caller reads the result with ?.',
+  ],
+  [
+    'src/auth/storedUser.ts',
+    "export const POPUP_REQUEST_TYPE = 'si:p'",
+    "'si:p'",
+    "StringLiteral: the one constant is both written and compared; '' still tells a popup's state from a redirect's 'si:r'",
+  ],
+  [
+    'src/auth/storedUser.ts',
+    'for (let index = 0; index < env.storage.length; index += 1) {',
+    'index < env.storage.length',
+    'EqualityOperator <=: storage.key(length) is null, which the loop skips',
+  ],
+  [
     'src/api/authorizedFetch.ts',
     'const replay = input instanceof Request && input.body !== null ? input.clone() : input',
     'input.body !== null',

@@ -6,12 +6,16 @@ import {
   expiresAtMs,
   isNewer,
   isOwnSignInState,
+  isPopupSignInState,
   newestUser,
+  POPUP_REQUEST_TYPE,
   readStoredUser,
+  refreshExpiresAtMs,
   removeSignInStates,
   takeStoredUser,
   toStorageString,
   userFromStorageString,
+  withRefreshLife,
   type StoredUser,
 } from '../../src/auth/storedUser'
 
@@ -213,6 +217,33 @@ describe('what storage and other tabs hand over is checked', () => {
     )
   })
 
+  it('keeps every optional field of the right type: token type, scope, expiry, session state, id token', () => {
+    const complete = { ...stored, token_type: 'DPoP', session_state: 'ss1', id_token: 'id1' }
+    expect(userFromStorageString(JSON.stringify(complete))).toStrictEqual(complete)
+  })
+
+  it('leaves out an optional field of the wrong type, and a token type that is not text reads as Bearer', () => {
+    const odd = { ...stored, token_type: 7, scope: 42, expires_at: '1900000000', session_state: 1, id_token: true }
+    expect(userFromStorageString(JSON.stringify(odd))).toStrictEqual({
+      access_token: 'a1',
+      refresh_token: 'r1',
+      token_type: 'Bearer',
+      profile: { sub: 'u1' },
+    })
+  })
+
+  it('a stored user without a token type reads as Bearer', () => {
+    const { token_type: _omitted, ...withoutType } = stored
+    expect(userFromStorageString(JSON.stringify(withoutType))?.token_type).toBe('Bearer')
+  })
+
+  it('a sign-in state that is not JSON, or is JSON null, stays through the sweep', () => {
+    const storage = memoryStorage({ 'oidc.broken': '{', 'oidc.null': 'null' })
+    removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', Date.now())
+    expect(storage.getItem('oidc.broken')).toBe('{')
+    expect(storage.getItem('oidc.null')).toBe('null')
+  })
+
   it("removes only this app's sign-in states older than 15 minutes: a live sign-in's, another app's and unreadable ones stay", () => {
     const now = 1_800_000_000_000
     const storage = memoryStorage({
@@ -254,7 +285,8 @@ describe('what storage and other tabs hand over is checked', () => {
   it('never takes the stored user for a sign-in state, whatever its JSON holds', () => {
     const userKey = 'oidc.user:https://echo.test:2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
     const storage = memoryStorage({
-      [userKey]: JSON.stringify({ ...stored, client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50' }),
+      // A JSON that reads as this app's stale sign-in state, in every field the sweep looks at.
+      [userKey]: JSON.stringify({ ...stored, client_id: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', created: 1 }),
     })
     removeSignInStates(storage, '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50', Date.now())
     expect(storage.getItem(userKey)).not.toBeNull()
@@ -272,6 +304,50 @@ describe('what storage and other tabs hand over is checked', () => {
       Date.now(),
     )
     expect(storage.length).toBe(0)
+  })
+})
+
+describe("the refresh token's life", () => {
+  const NOW = 1_700_000_000_000
+  const signedIn: StoredUser = { access_token: 'a1', token_type: 'Bearer', profile: { sub: 'u1' } }
+
+  it('is noted in the profile, in epoch milliseconds from now, when Echo gives one', () => {
+    const withLife = withRefreshLife(signedIn, 2_592_000, NOW)
+    expect(withLife.profile).toEqual({ sub: 'u1', echo_rtk_refresh_expires_at: NOW + 2_592_000_000 })
+    expect(refreshExpiresAtMs(withLife)).toBe(NOW + 2_592_000_000)
+    expect(signedIn.profile).toEqual({ sub: 'u1' })
+  })
+
+  it('is not noted when Echo gives none, or one that is no positive finite number of seconds', () => {
+    for (const life of [undefined, null, '60', 0, -60, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(withRefreshLife(signedIn, life, NOW)).toBe(signedIn)
+    }
+    expect(refreshExpiresAtMs(signedIn)).toBeUndefined()
+  })
+
+  it('reads as unknown when the noted one is not a finite number', () => {
+    for (const noted of ['1700000000000', null, Number.POSITIVE_INFINITY]) {
+      const user = { ...signedIn, profile: { sub: 'u1', echo_rtk_refresh_expires_at: noted } }
+      expect(refreshExpiresAtMs(user)).toBeUndefined()
+    }
+  })
+})
+
+describe('sign-in states started in a popup window', () => {
+  const storage = memoryStorage({
+    'oidc.popup': JSON.stringify({ id: 'popup', request_type: POPUP_REQUEST_TYPE }),
+    'oidc.redirect': JSON.stringify({ id: 'redirect', request_type: 'si:r' }),
+    'oidc.broken': '{',
+  })
+
+  it("are told apart by their state's request type", () => {
+    expect(isPopupSignInState(storage, 'popup')).toBe(true)
+    expect(isPopupSignInState(storage, 'redirect')).toBe(false)
+  })
+
+  it('a state that is not stored, or cannot be read, is no popup sign-in, and no throw', () => {
+    expect(isPopupSignInState(storage, 'missing')).toBe(false)
+    expect(isPopupSignInState(storage, 'broken')).toBe(false)
   })
 })
 
