@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
+import { PageLifetimeStorage } from '../../src/auth/environment'
 import { EchoClient, EchoError, isAbortError } from '../../src/client'
 import { server } from '../support/server'
 import { API } from '../support/tokens'
@@ -33,6 +34,10 @@ function recordCalls(answer: Record<string, unknown> = {}) {
 }
 
 const client = () => new EchoClient({ apiKey: 'key-1', apiUrl: API })
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
 describe('EchoClient', () => {
   it('refuses to be built without an API key or a token provider', () => {
@@ -176,6 +181,8 @@ describe('EchoClient', () => {
     })
 
     it('a tab asks an API host once: the route found missing is remembered, and no later client asks again', async () => {
+      // A browser tab's sessionStorage (Node before 25 has none: a server then asks each time).
+      if (globalThis.sessionStorage === undefined) vi.stubGlobal('sessionStorage', new PageLifetimeStorage())
       let requests = 0
       server.use(http.get(route, () => ((requests += 1), HttpResponse.json({ message: 'Not Found' }, { status: 404 }))))
       await client().models.supported()
