@@ -68,6 +68,9 @@ describe('what each answer cost, and today', () => {
   })
 
   it("starts a new day at the user's midnight: yesterday's total is not today's, and the midnight timer clears it", async () => {
+    // At noon, so that the midnight timer is the only one hours long, whatever time the test runs.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(new Date().setHours(12, 0, 0, 0)))
     serveEcho({ chargePerCall: 0.01 })
     const yesterday = localDay(Date.now() - 24 * 3_600_000)
     window.localStorage.setItem(spentKey(resolveConfig(CONFIG), USER_ID), spentRecord(yesterday, 4.2))
