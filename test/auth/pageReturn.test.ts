@@ -2,22 +2,9 @@ import { describe, expect, it } from 'vitest'
 
 import { readSignInCallback, takeSignInCallback, withoutSignInParams } from '../../src/auth/pageReturn'
 import { POPUP_REQUEST_TYPE } from '../../src/auth/storedUser'
+import { memoryStorage } from '../support/memoryStorage'
 
 const APP_ID = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50'
-
-function memoryStorage(entries: Record<string, string> = {}): Storage {
-  const items = new Map(Object.entries(entries))
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size
-    },
-  }
-}
 
 /** A page at `href` whose storage holds the sign-in states `states` (state → request type). */
 function page(href: string, states: Record<string, string> = {}) {

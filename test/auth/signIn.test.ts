@@ -6,6 +6,7 @@ import { EchoError, resolveConfig } from 'echo-rtk'
 import { sessionEnvironment } from '../../src/auth/environment'
 import { completeSignIn, fetchUserInfo, oidcSettings, signInUrl, tokenFreeError } from '../../src/auth/signIn'
 import { readStoredUser, storedUserKey } from '../../src/auth/storedUser'
+import { memoryStorage } from '../support/memoryStorage'
 
 const storage = {
   getItem: () => null,
@@ -54,20 +55,6 @@ describe('the OidcClient settings', () => {
     })
   })
 })
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size
-    },
-  }
-}
 
 /** A fetch that answers each path of Echo with `answers[path]`, recording the URLs asked for. */
 function echoAnswering(answers: Record<string, () => Response | Promise<Response>>) {

@@ -18,6 +18,7 @@ import {
   withRefreshLife,
   type StoredUser,
 } from '../../src/auth/storedUser'
+import { memoryStorage } from '../support/memoryStorage'
 
 const user = (accessToken: string, expiresAt: number): StoredUser => ({
   access_token: accessToken,
@@ -34,20 +35,6 @@ const writtenByOidcClientTs = (accessToken: string, expiresAt: number) =>
     profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0 },
     expires_at: expiresAt,
   }).toStorageString()
-
-function memoryStorage(entries: Record<string, string> = {}): Storage {
-  const items = new Map(Object.entries(entries))
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size
-    },
-  }
-}
 
 /** `storage` as this tab sees it while another tab removes `key` just after this tab reads the length for the `nth` time. */
 function removedByAnotherTab(storage: Storage, key: string, nth: number): Storage {
