@@ -23,6 +23,60 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin'
  */
 const equivalentMutants = [
   [
+    'src/auth/EchoSession.ts',
+    "return this.#state.phase === 'signedIn' ? this.#state.failures : 0",
+    "this.#state.phase === 'signedIn'",
+    'ConditionalExpression true: every other phase has no failures field, and undefined > 0 and undefined === 1 are false as 0 > 0 and 0 === 1',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    'return report.signedIn(event.returnTo === undefined ? snapshot : { ...snapshot, returnTo: event.returnTo })',
+    'event.returnTo === undefined',
+    'ConditionalExpression false: a snapshot with returnTo: undefined is one without (the auth slice reads returnTo ?? null)',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    'default:',
+    'default:\n        // handOverStarted, handOverDeclined, restored: nothing for the store yet.\n        return',
+    'ConditionalExpression: the clause only returns; emptied, the switch ends and the method returns the same undefined',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "if (answer?.kind === 'error') throw refusedSignIn(answer)",
+    'answer?.kind',
+    'OptionalChaining: waitForSignInReturn resolves only with an address carrying the sign-in, so the answer is never null',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    'if (!window.closed) window.close()',
+    '!window.closed',
+    'ConditionalExpression true: closing a window that is already closed does nothing',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)",
+    "outcome.kind === 'outlived'",
+    'ConditionalExpression false: attemptRefresh says outlived only once userGone has aborted, which the first operand reads',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)",
+    "'outlived'",
+    'StringLiteral "": as above, an outlived outcome comes with userGone aborted',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    'if (this.#user !== null) this.#forget()',
+    'this.#user !== null',
+    'ConditionalExpression true: with nobody signed in the user scope, the timer and the hand-over are already clear',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "else if (state.phase !== 'signedOut' || !state.byTab) return",
+    "state.phase !== 'signedOut'",
+    'ConditionalExpression false: every phase but signedOut has no byTab field, so !state.byTab returns for them alike',
+  ],
+  [
     'src/auth/echoUser.ts',
     "return characters.length > limit ? characters.slice(0, limit).join('') : cleaned",
     'characters.length > limit',

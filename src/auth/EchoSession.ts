@@ -129,8 +129,8 @@ export class EchoSession {
   #dispatch(event: SessionEvent): void {
     const from = this.#state
     const next = nextState(from, event, this.#env.now())
-    const fromUserId = from.phase === 'signedIn' ? from.userId : null
-    const nextUserId = next.phase === 'signedIn' ? next.userId : null
+    const fromUserId = userIdOf(from)
+    const nextUserId = userIdOf(next)
     if (fromUserId !== null && fromUserId !== nextUserId) this.#newUserScope()
     this.#state = next
     const report = this.#report
@@ -213,7 +213,6 @@ export class EchoSession {
       (taken) => {
         if (taken) return this.#env.closeWindow()
         this.#dispatch({ type: 'handOverDeclined' })
-        this.#pageCallback = { ...callback, popup: false }
         if (!this.#running) return
         this.start()
         return this.#callback
@@ -489,6 +488,9 @@ export class EchoSession {
 export function sessionStopped(action: string): EchoError {
   return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'session-stopped', message: SESSION_STOPPED, action })
 }
+
+/** Who the store was told is signed in, in `state`; `null` for nobody. */
+const userIdOf = (state: SessionState): string | null => (state.phase === 'signedIn' ? state.userId : null)
 
 /** Echo sent the user back with an error instead of a sign-in. */
 function refusedSignIn({ error, description }: { error: string; description: string | null }): EchoError {

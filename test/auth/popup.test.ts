@@ -227,6 +227,71 @@ describe('sign-in in a popup window', () => {
     expect(codeExchanges(echo)).toHaveLength(1)
   })
 
+  it("a config that signs in in a window (signIn: 'popup') opens one for a plain signIn()", async () => {
+    serveEcho()
+    const { popup, opener, openWindow } = windows()
+    const store = newStore(opener, { ...CONFIG, signIn: 'popup' })
+    void store.dispatch(signIn()).catch(() => undefined)
+    expect(openWindow).toHaveBeenCalledOnce()
+    await sentToEcho(popup)
+    expect(navigations).toEqual([])
+  })
+
+  it('closed before it was sent to Echo: rejects saying so, and the closed window is sent nowhere', async () => {
+    serveEcho()
+    const { popup, opener } = windows()
+    const store = newStore(opener)
+    const signingIn = store.dispatch(signIn({ popup: true }))
+    popup.closed = true
+    await expect(signingIn).rejects.toMatchObject({ reason: 'popup-closed' })
+    expect(popup.sentTo).toEqual([])
+  })
+
+  it('closed by the user, then signed in again: a new window opens rather than the closed one focused', async () => {
+    serveEcho()
+    const { popup, opener, openWindow } = windows()
+    const store = newStore(opener)
+    const first = store.dispatch(signIn({ popup: true }))
+    await sentToEcho(popup)
+    popup.closed = true
+    await expect(first).rejects.toMatchObject({ reason: 'popup-closed' })
+    popup.closed = false
+    void store.dispatch(signIn({ popup: true })).catch(() => undefined)
+    expect(openWindow).toHaveBeenCalledTimes(2)
+    expect(popup.focused).toBe(0)
+  })
+
+  it('a signed-in user who opens the sign-in window and closes it stays signed in, with no error', async () => {
+    serveEcho()
+    const { popup, opener, popupPage } = windows()
+    const signedIn = newStore(opener)
+    const first = signedIn.dispatch(signIn({ popup: true }))
+    popupPage(await consentAt(await sentToEcho(popup)))
+    await first
+    popup.closed = false
+    popup.sentTo.length = 0
+    const again = signedIn.dispatch(signIn({ popup: true }))
+    await sentToEcho(popup)
+    popup.closed = true
+    await expect(again).resolves.toBeUndefined()
+    expect(auth(signedIn)).toMatchObject({ status: 'authenticated', error: null })
+  })
+
+  it('the user already signed in, signing in again in a window with returnTo: the app gets its returnTo', async () => {
+    serveEcho()
+    const { popup, opener, popupPage } = windows()
+    const store = newStore(opener)
+    const first = store.dispatch(signIn({ popup: true }))
+    popupPage(await consentAt(await sentToEcho(popup)))
+    await first
+    popup.closed = false
+    popup.sentTo.length = 0
+    const again = store.dispatch(signIn({ popup: true, returnTo: { draft: 'Hello again' } }))
+    popupPage(await consentAt(await sentToEcho(popup)))
+    await again
+    expect(auth(store)).toMatchObject({ status: 'authenticated', returnTo: { draft: 'Hello again' } })
+  })
+
   it('Echo refusing in the window: rejects with its reason, shown, and nothing stored', async () => {
     serveEcho()
     const { popup, opener, popupPage } = windows()
@@ -294,7 +359,9 @@ describe('returnTo', () => {
   it('refuses what would not come back as it went, or too much, before leaving', async () => {
     const store = newStore()
     await expect(store.dispatch(signIn({ returnTo: new Date() as never }))).rejects.toMatchObject({
+      code: 'UNKNOWN_ERROR',
       reason: 'bad-argument',
+      action: 'starting sign-in',
       message: expect.stringContaining("signIn's returnTo must be plain JSON") as string,
     })
     await expect(store.dispatch(signIn({ returnTo: 'x'.repeat(3_000) }))).rejects.toMatchObject({
