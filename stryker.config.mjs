@@ -77,6 +77,18 @@ const equivalentMutants = [
     'ConditionalExpression false: every phase but signedOut has no byTab field, so !state.byTab returns for them alike',
   ],
   [
+    'src/auth/refreshAttempt.ts',
+    "...(typeof expiresIn === 'number' && Number.isFinite(expiresIn)",
+    "typeof expiresIn === 'number'",
+    'ConditionalExpression true: Number.isFinite is false for anything that is not a number (the typeof is there for the type)',
+  ],
+  [
+    'src/auth/refreshAttempt.ts',
+    "return typeof value === 'object' && value !== null && !Array.isArray(value)",
+    'value !== null',
+    'ConditionalExpression true: for null the mutant returns value, which is the same null',
+  ],
+  [
     'src/auth/echoUser.ts',
     "return characters.length > limit ? characters.slice(0, limit).join('') : cleaned",
     'characters.length > limit',

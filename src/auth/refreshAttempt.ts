@@ -83,11 +83,12 @@ export async function attemptRefresh(
     const waited = granted ? 'Echo did not answer the refresh' : "The refresh waited for its turn behind another tab's"
     return { kind: 'unreachable', error: new Error(`${waited} for ${REFRESH_ATTEMPT_MS / 1000} seconds`) }
   }
-  const replacing = (user: StoredUser | null): StoredUser | null =>
-    user !== null && user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null
+  const replacing = (user: StoredUser): StoredUser | null =>
+    user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null
   const userKey = storedUserKey(config)
   // The newest tokens this tab knows: stored, handed over, or its own.
-  const newestKnown = () => newestUser([readStoredUser(env.storage, userKey), tabs.handedOver, from])
+  const newestKnown = (): StoredUser =>
+    newestUser([readStoredUser(env.storage, userKey), tabs.handedOver, from]) ?? from
 
   const inTurn = async (): Promise<RefreshOutcome> => {
     granted = true
@@ -101,9 +102,8 @@ export async function attemptRefresh(
     const taken = replacing(newest)
     if (taken !== null) return { kind: 'renewed', user: taken }
     if (userGone.aborted) return { kind: 'outlived' }
-    const refreshToken = newest?.refresh_token
-    if (newest === null || !refreshToken)
-      return refused('There is no refresh token to renew the session with: sign in again')
+    const refreshToken = newest.refresh_token
+    if (!refreshToken) return refused('There is no refresh token to renew the session with: sign in again')
     if ((refreshExpiresAtMs(newest) ?? Infinity) <= env.now())
       return refused('The refresh token has expired: sign in again')
     const answer = await requestRefreshGrant(
@@ -191,7 +191,7 @@ function countdown(env: Pick<EchoEnvironment, 'setTimeout' | 'clearTimeout'>, ms
     ms,
   )
   const reached = new Promise<undefined>((resolve) =>
-    controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+    controller.signal.addEventListener('abort', () => resolve(undefined)),
   )
   return { signal: controller.signal, reached, clear: () => env.clearTimeout(handle) }
 }
@@ -261,7 +261,6 @@ export async function requestRefreshGrant(
 
 /** The user after a refresh: Echo's new tokens, and what the answer leaves out carried over from `user`. */
 function renewedUser(user: RefreshableUser, answer: Record<string, unknown>, now: number): StoredUser {
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
   const expiresIn = answer.expires_in
   const scope = text(answer.scope) ?? user.scope
   const renewed: StoredUser = {
@@ -281,8 +280,12 @@ function renewedUser(user: RefreshableUser, answer: Record<string, unknown>, now
 
 /** Echo's words for a refusal: `error_description`, else `error`, else the status. */
 function refusalText(answer: Record<string, unknown> | null, status: number): string {
-  const described = answer?.error_description ?? answer?.error
-  return typeof described === 'string' && described !== '' ? described : `Echo refused the refresh (status ${status})`
+  return text(answer?.error_description) ?? text(answer?.error) ?? `Echo refused the refresh (status ${status})`
+}
+
+/** `value` if it is text that says something, else `undefined`. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {

@@ -6,6 +6,7 @@ import type { SessionReporter } from '../../src/auth/sessionState'
 import { storedUserKey, toStorageString, type StoredUser } from '../../src/auth/storedUser'
 import { resolveConfig, type EchoConfig } from '../../src/config'
 import { APP_ID, APP_URL, ECHO } from '../support/testEcho'
+import { TabChannel } from '../support/tabChannel'
 
 // The session on its own, with every report it sends its store in order: each transition a user can
 // meet, and what the store is told (or not told) about it. The store-level tests are in EchoSession.test.ts.
@@ -47,26 +48,6 @@ class LastingStorage implements Storage {
   }
   clear(): void {
     this.#items.clear()
-  }
-}
-
-/** The tabs' channel as one tab sees it: what it posted, and what the other tabs post to it. */
-class TabChannel {
-  readonly posted: unknown[] = []
-  readonly #listeners = new Set<(event: MessageEvent) => void>()
-  addEventListener(_type: 'message', listener: (event: MessageEvent) => void) {
-    this.#listeners.add(listener)
-  }
-  removeEventListener(_type: 'message', listener: (event: MessageEvent) => void) {
-    this.#listeners.delete(listener)
-  }
-  postMessage(message: unknown) {
-    this.posted.push(message)
-  }
-  close() {}
-  /** Another tab posts `data`. */
-  receive(data: unknown) {
-    for (const listener of [...this.#listeners]) listener({ data } as MessageEvent)
   }
 }
 
@@ -147,7 +128,7 @@ function tab({
       ? () => {
           const opened = new TabChannel()
           channels.push(opened)
-          return opened as unknown as BroadcastChannel
+          return opened.asBroadcastChannel()
         }
       : undefined,
     onStorage: (listener) => {

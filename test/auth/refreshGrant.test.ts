@@ -29,6 +29,19 @@ const grant = (
   signal = new AbortController().signal,
 ) => requestRefreshGrant(fetch, config, user, { now: NOW, signal })
 
+/** A user signed in without a scope. */
+const UNSCOPED: RefreshableUser = {
+  access_token: 'access-1',
+  refresh_token: 'refresh-1',
+  token_type: 'Bearer',
+  profile: user.profile,
+}
+
+const grantFor = (
+  refreshable: RefreshableUser,
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+) => requestRefreshGrant(fetch, config, refreshable, { now: NOW, signal: new AbortController().signal })
+
 describe("the refresh-token grant at Echo's token endpoint", () => {
   it('posts the refresh token, the app id and the scope as a form, as oidc-client-ts did', async () => {
     const { fetch, sent } = answering(() => Response.json({ access_token: 'access-2', expires_in: 900 }))
@@ -70,16 +83,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     const { fetch, sent } = answering(() =>
       Response.json({ access_token: 'access-2', refresh_token: 42, scope: '', expires_in: 'soon' }),
     )
-    const unscoped: RefreshableUser = {
-      access_token: 'access-1',
-      refresh_token: 'refresh-1',
-      token_type: 'Bearer',
-      profile: user.profile,
-    }
-    const answer = await requestRefreshGrant(fetch, config, unscoped, {
-      now: NOW,
-      signal: new AbortController().signal,
-    })
+    const answer = await grantFor(UNSCOPED, fetch)
     expect((sent[0]!.init!.body as URLSearchParams).has('scope')).toBe(false)
     expect(answer).toMatchObject({
       kind: 'tokens',
@@ -164,5 +168,132 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
       kind: 'unreachable',
       error: new Error('TypeError: Failed to construct Request'),
     })
+  })
+})
+
+describe("what is made of Echo's answer", () => {
+  const answered = (body: unknown, status = 200) =>
+    grant(
+      answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status })))
+        .fetch,
+    )
+
+  /** An answer a `Response` cannot be built with (its status is outside 200–599), as a fetch could hand it over. */
+  const answeredWithStatus = (status: number, body: unknown) =>
+    grant(() => Promise.resolve({ status, text: () => Promise.resolve(JSON.stringify(body)) } as Response))
+
+  const renewed = async (body: Record<string, unknown>) => {
+    const answer = await answered(body)
+    expect(answer.kind).toBe('tokens')
+    return (answer as { user: StoredUser }).user
+  }
+
+  it("the scope Echo grants replaces the user's", async () => {
+    expect((await renewed({ access_token: 'access-2', scope: 'llm:invoke' })).scope).toBe('llm:invoke')
+  })
+
+  it("an answer without a scope keeps the user's", async () => {
+    expect((await renewed({ access_token: 'access-2' })).scope).toBe('llm:invoke offline_access')
+  })
+
+  it('no scope in the answer nor the user: the renewed user has no scope field at all', async () => {
+    const { fetch } = answering(() => Response.json({ access_token: 'access-2', token_type: 'Bearer' }))
+    const answer = await grantFor(UNSCOPED, fetch)
+    expect(answer).toStrictEqual({
+      kind: 'tokens',
+      user: {
+        session_state: undefined,
+        access_token: 'access-2',
+        refresh_token: 'refresh-1',
+        token_type: 'Bearer',
+        profile: user.profile,
+      },
+    })
+    expect(Object.keys((answer as { user: StoredUser }).user)).not.toContain('scope')
+  })
+
+  it('the new user field by field: session state and profile carried over, expiry in whole seconds', async () => {
+    const { fetch } = answering(() =>
+      Response.json({ access_token: 'access-2', token_type: 'bearer', refresh_token: 'refresh-2', expires_in: 900 }),
+    )
+    const stateful: RefreshableUser = { ...user, session_state: 'state-1' }
+    const answer = await requestRefreshGrant(fetch, config, stateful, {
+      now: NOW + 999,
+      signal: new AbortController().signal,
+    })
+    expect(answer).toStrictEqual({
+      kind: 'tokens',
+      user: {
+        session_state: 'state-1',
+        access_token: 'access-2',
+        refresh_token: 'refresh-2',
+        token_type: 'bearer',
+        scope: 'llm:invoke offline_access',
+        profile: { sub: 'user-1', name: 'Ada' },
+        expires_at: NOW / 1000 + 900,
+      },
+    })
+  })
+
+  it.each([
+    ['text', '900'],
+    ['null', null],
+    ['too large to be a number (1e999 parses as Infinity)', '1e999'],
+  ])('an expires_in that is %s gives no expiry', async (_what, expiresIn) => {
+    const body =
+      expiresIn === '1e999'
+        ? '{"access_token":"access-2","expires_in":1e999}'
+        : { access_token: 'access-2', expires_in: expiresIn }
+    const answer = await answered(body)
+    expect(answer.kind).toBe('tokens')
+    expect(Object.keys((answer as { user: StoredUser }).user)).not.toContain('expires_at')
+  })
+
+  it.each([
+    ['empty', ''],
+    ['not text', 42],
+    ['null', null],
+  ])('an access token that is %s is refused: no new access token', async (_what, accessToken) => {
+    expect(await answered({ access_token: accessToken, refresh_token: 'refresh-2' })).toEqual({
+      kind: 'refused',
+      error: new Error('Silent renew did not yield a new access token'),
+    })
+  })
+
+  it.each([
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a string', '"access-2"'],
+    ['a list', '[{"access_token":"access-2"}]'],
+  ])("a 200 whose JSON is %s is not Echo's answer: unreachable, saying so", async (_what, body) => {
+    expect(await answered(body)).toEqual({
+      kind: 'unreachable',
+      error: new Error("The token endpoint's answer is not Echo's (status 200, not a JSON object)"),
+    })
+  })
+
+  it.each([300, 302, 304, 199, 100])('a %i with tokens in it is no grant: refused', async (status) => {
+    expect(await answeredWithStatus(status, { access_token: 'access-2', error: 'not_a_grant' })).toEqual({
+      kind: 'refused',
+      error: new Error('not_a_grant'),
+    })
+  })
+
+  it('a 299 with tokens in it is a grant, as a 200 is', async () => {
+    const answer = await answeredWithStatus(299, { access_token: 'access-2' })
+    expect(answer).toMatchObject({ kind: 'tokens', user: { access_token: 'access-2' } })
+  })
+
+  it.each([
+    [{ error_description: 'Refresh token revoked', error: 'invalid_grant' }, 'Refresh token revoked'],
+    [{ error: 'invalid_grant' }, 'invalid_grant'],
+    [{ error_description: '', error: 'invalid_grant' }, 'invalid_grant'],
+    [{ error_description: 42, error: 'invalid_grant' }, 'invalid_grant'],
+    [{ error_description: 42 }, 'Echo refused the refresh (status 400)'],
+    [{ error: '' }, 'Echo refused the refresh (status 400)'],
+    [{}, 'Echo refused the refresh (status 400)'],
+    [null, 'Echo refused the refresh (status 400)'],
+  ])('a refusal reading %j is told as %j', async (body, message) => {
+    expect(await answered(body === null ? 'null' : body, 400)).toEqual({ kind: 'refused', error: new Error(message) })
   })
 })
