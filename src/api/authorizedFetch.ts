@@ -75,7 +75,10 @@ export function createAuthorizedSend({
 
     let freshToken: string
     try {
-      freshToken = await coordinator.tokenAfter(token, signal)
+      freshToken = await coordinator.tokenAfter(token, signal, {
+        by: 'unauthorized',
+        request: describeRequest(input, init),
+      })
     } catch (error) {
       if (signal?.aborted) throw signal.reason
       // The refresh could not reach the server: this call fails as one that got no answer would.
@@ -142,3 +145,14 @@ export function withToken(
   if (isRetry) headers.set('X-Retry', 'true')
   return [input, { ...init, headers }]
 }
+
+/** `input`'s method and address without its query or hash: what a refresh after its 401 names as its cause. */
+function describeRequest(input: RequestInfo | URL, init: RequestInit): string {
+  const address = input instanceof Request ? input.url : input instanceof URL ? input.href : input
+  const method = init.method ?? (input instanceof Request ? input.method : 'GET')
+  const url = new URL(address, RELATIVE_BASE)
+  return `${method.toUpperCase()} ${url.origin === RELATIVE_BASE ? '' : url.origin}${url.pathname}`
+}
+
+/** The base a relative address (a same-origin call) is read against: it names no origin. */
+const RELATIVE_BASE = 'http://relative.invalid'

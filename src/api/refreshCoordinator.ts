@@ -3,7 +3,7 @@ import { Mutex } from 'async-mutex'
 import { REFRESH_TIMEOUT_MS } from '../config'
 import { EchoError } from '../errors'
 import { abortable, withTimeout } from './abortable'
-import type { TokenProvider } from './tokenProvider'
+import type { RefreshCause, TokenProvider } from './tokenProvider'
 
 export interface RefreshCoordinatorOptions {
   /**
@@ -70,9 +70,9 @@ export class RefreshCoordinator implements TokenProvider {
     return this.#tokens.getAccessToken()
   }
 
-  /** A refresh through the coordinator, as if the current token had just been rejected. */
-  async refreshToken(): Promise<string> {
-    return this.tokenAfter(await this.#tokens.getAccessToken())
+  /** A refresh through the coordinator, as if the current token had just been rejected; `cause` says why. */
+  async refreshToken(cause?: RefreshCause): Promise<string> {
+    return this.tokenAfter(await this.#tokens.getAccessToken(), undefined, cause)
   }
 
   /** Resolves when no refresh is running, so a request never leaves with a token being replaced. */
@@ -82,9 +82,10 @@ export class RefreshCoordinator implements TokenProvider {
 
   /**
    * A token newer than `staleToken`, the one a server just rejected: refreshes only if nobody has
-   * replaced it yet. An aborted caller stops waiting and never starts a refresh.
+   * replaced it yet. An aborted caller stops waiting and never starts a refresh. `cause`, why it was
+   * asked for, goes to the provider's `refreshToken` if this call starts the refresh.
    */
-  tokenAfter(staleToken: string | null, signal?: AbortSignal): Promise<string> {
+  tokenAfter(staleToken: string | null, signal?: AbortSignal, cause?: RefreshCause): Promise<string> {
     const knownOnArrival = this.#lastRefresh
     const runningOnArrival = knownOnArrival !== undefined && !knownOnArrival.settled
     const turn = this.#mutex.runExclusive(async () => {
@@ -98,7 +99,7 @@ export class RefreshCoordinator implements TokenProvider {
       if (signal?.aborted) throw signal.reason
       const record: RefreshRecord = {
         from: staleToken,
-        result: this.#refresh(staleToken),
+        result: this.#refresh(staleToken, cause),
         settled: false,
         unreached: false,
       }
@@ -116,9 +117,9 @@ export class RefreshCoordinator implements TokenProvider {
     return abortable(turn, signal)
   }
 
-  async #refresh(staleToken: string | null): Promise<string> {
+  async #refresh(staleToken: string | null, cause: RefreshCause | undefined): Promise<string> {
     try {
-      const refreshing = Promise.resolve().then(() => this.#tokens.refreshToken())
+      const refreshing = Promise.resolve().then(() => this.#tokens.refreshToken(cause))
       const returned = Number.isFinite(this.#timeoutMs)
         ? await withTimeout(refreshing, this.#timeoutMs, timedOut)
         : await refreshing

@@ -18,13 +18,34 @@ export interface TokenProvider {
    * Rejecting with an `EchoError` of code `NETWORK_ERROR` says the server could not be reached:
    * the calls waiting on this refresh reject with it, and the next call tries again.
    */
-  refreshToken(): Promise<string | void>
+  refreshToken(cause?: RefreshCause): Promise<string | void>
   /**
    * Called once per failed refresh, with the reason; every request waiting on it then fails (`HTTP_401`, or
    * `NETWORK_ERROR` as above).
    */
   onRefreshError?(error: Error): void
 }
+
+/**
+ * Why a refresh of the access token was asked for: a token provider's `refreshToken(cause)` gets it, and
+ * echo-rtk's session shows it in Redux DevTools (`meta.cause` of `tokenRefreshStarted`).
+ */
+export type RefreshCause =
+  /** The token's renew time came (a third of its life, at most a minute, before it expires). */
+  | { by: 'renew-timer' }
+  /** Echo could not be reached before: the backoff's next try (`attempt` 2 is the first try again). */
+  | { by: 'retry'; attempt: number }
+  /** A request was answered 401: `request` is its method and address without the query (`GET https://…/api/v1/balance`). */
+  | { by: 'unauthorized'; request: string }
+  /** `getToken()` found the token expired. */
+  | { by: 'expired-token' }
+  /** The browser came back online, or the page was shown again, while Echo could not be reached. */
+  | { by: 'online' }
+  | { by: 'visible' }
+  /** The stored user's token had expired when the page loaded. */
+  | { by: 'start-up' }
+  /** The app asked for it (a token provider's `refreshToken()` called with no cause). */
+  | { by: 'app' }
 
 /** A `fetch`-compatible function: the shape `createEchoFetch` takes and returns. */
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>

@@ -2,8 +2,9 @@ import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetc
 import type { FetchFunction } from '../api/tokenProvider'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
-import { SAID_TO_PEOPLE } from '../errorReasons'
-import { EchoError, type EchoErrorData } from '../errors'
+import type { RefreshCause } from '../api/tokenProvider'
+import { EchoError } from '../errors'
+import type { InterruptionCause, TokensCause } from './causes'
 import { toEchoUser } from './echoUser'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
 import { readSignInCallback, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
@@ -22,27 +23,18 @@ import {
 } from './sessionState'
 import { expiresAtMs, isNewer, removeSignInStates, storedUserKey, takeStoredUser, type StoredUser } from './storedUser'
 import { TabSync } from './tabs'
+import {
+  RECONNECTING,
+  reconnecting,
+  REFRESH_OUTLIVED,
+  refusedSignIn,
+  SESSION_ENDED,
+  sessionStopped,
+} from './sessionErrors'
 import { returnToProblem, type SignInOptions, type SignInReturnTo } from './signInOptions'
 
 export type { SignInOptions, SignInReturnTo } from './signInOptions'
 export type { SessionReporter, SessionSnapshot, SignInSource } from './sessionState'
-
-/** What the store is told when a session ends on its own: its refresh failed, which signs the user out. */
-export const SESSION_ENDED: EchoErrorData = {
-  code: 'UNKNOWN_ERROR',
-  reason: 'session-ended',
-  message: SAID_TO_PEOPLE['session-ended']!,
-}
-
-/** Why calls that waited on a refresh that could not reach Echo fail (`NETWORK_ERROR`): the session is still on. */
-export const RECONNECTING = 'Echo could not be reached to renew the session (it will try again)'
-
-/** Why a stopped session sends nothing: its provider unmounted (or the app stopped it). */
-export const SESSION_STOPPED =
-  'The Echo session of this store is stopped (its <EchoProvider> unmounted, or stopEchoSession was dispatched)'
-
-/** Why a refresh that outlived its user (a sign-out, another user signed in) is thrown away. */
-export const REFRESH_OUTLIVED = 'The session ended while its token was being refreshed'
 
 /**
  * One store's OIDC session: who is signed in, kept in storage, renewed on time and in step with the
@@ -88,7 +80,7 @@ export class EchoSession {
     // Each attempt keeps its own deadline (refreshAttempt.ts), so the coordinator adds none.
     const tokens = {
       getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
-      refreshToken: () => this.#renew(),
+      refreshToken: (cause?: RefreshCause) => this.#renew(cause ?? { by: 'app' }),
     }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
     // Stopped means inert: a call made through a stopped session (an unmounted provider's query or model call) sends nothing.
@@ -143,17 +135,17 @@ export class EchoSession {
         // New tokens always sign in (nextState).
         const { expiresAt } = next as Extract<SessionState, { phase: 'signedIn' }>
         if (fromUserId === nextUserId && event.returnTo === undefined)
-          return report.tokenRefreshed({ accessToken: event.user.access_token, expiresAt })
+          return report.tokenRefreshed({ accessToken: event.user.access_token, expiresAt }, event.cause)
         const user = toEchoUser(event.user.profile)
         const snapshot = { user, accessToken: event.user.access_token, expiresAt, arrivedBy: event.arrivedBy }
         return report.signedIn(event.returnTo === undefined ? snapshot : { ...snapshot, returnTo: event.returnTo })
       }
       case 'tokenRefreshStarted':
-        return report.tokenRefreshStarted()
+        return report.tokenRefreshStarted(event.cause)
       case 'tokenRefreshInterrupted':
-        return report.tokenRefreshInterrupted()
+        return report.tokenRefreshInterrupted(event.cause)
       case 'signedOut':
-        return report.signedOut(event.ended)
+        return report.signedOut(event.cause, event.ended)
       default:
         // handOverStarted, handOverDeclined, restored: nothing for the store yet.
         return
@@ -173,12 +165,12 @@ export class EchoSession {
       if (this.#pageCallback?.popup) return this.#handOver(this.#pageCallback)
     }
     this.#tabs.listen({
-      storedUserChanged: (user) => this.#fromTab(user),
+      storedUserChanged: (user, cleared) => this.#fromTab(user, cleared),
       handedOver: (user) => this.#user !== null && this.#fromTab(user),
       ended: () => this.#endedElsewhere(),
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
-    this.#stopWaking = this.#env.onWake(() => this.#failures > 0 && this.#renewInBackground())
+    this.#stopWaking = this.#env.onWake((cause) => this.#failures > 0 && this.#renewInBackground({ by: cause }))
     if (this.#state.phase !== 'idle') return this.#scheduleRenew()
     const callback = this.#pageCallback
     if (callback === null) this.#restore()
@@ -190,7 +182,7 @@ export class EchoSession {
       this.#callback = import('./signIn')
         .then(({ completeSignIn }) => completeSignIn(this.#env, this.config, callback.href))
         .then(
-          ({ user, returnTo }) => this.#adopt(user, 'callback', returnTo),
+          ({ user, returnTo }) => this.#adopt(user, 'callback', { by: 'echo' }, returnTo),
           (error: unknown) =>
             this.#dispatch({
               type: 'signInFailed',
@@ -295,14 +287,14 @@ export class EchoSession {
       const answer = readSignInCallback(href)
       if (answer?.kind === 'error') throw refusedSignIn(answer)
       const completed = await completeSignIn(this.#env, this.config, href)
-      this.#adopt(completed.user, 'callback', completed.returnTo)
+      this.#adopt(completed.user, 'callback', { by: 'echo' }, completed.returnTo)
     } catch (error) {
       if (!window.closed) window.close()
       // Signed in meanwhile another way (the popup completed it, another tab): that is the sign-in asked for.
       if (this.#user !== null) return
       const failure = error instanceof EchoError ? error : EchoError.from(error, 'signing in')
       if (failure.reason !== 'popup-closed') return this.#signInFailed(failure)
-      this.#dispatch({ type: 'signedOut' })
+      this.#dispatch({ type: 'signedOut', cause: { by: 'window-closed' } })
       throw failure
     }
   }
@@ -318,7 +310,7 @@ export class EchoSession {
   async signOut(): Promise<void> {
     if (!this.#running) throw sessionStopped('signing out')
     this.#forget({ removeStored: true })
-    this.#dispatch({ type: 'signedOut' })
+    this.#dispatch({ type: 'signedOut', cause: { by: 'user' } })
     return Promise.resolve()
   }
 
@@ -330,27 +322,29 @@ export class EchoSession {
   async getToken(): Promise<string | null> {
     const user = this.#user
     if (user === null || !this.#isExpired(user)) return user?.access_token ?? null
-    return this.coordinator.tokenAfter(user.access_token).catch((error: unknown) => {
-      if (error instanceof EchoError && error.code === 'NETWORK_ERROR') throw error
-      return null
-    })
+    return this.coordinator
+      .tokenAfter(user.access_token, undefined, { by: 'expired-token' })
+      .catch((error: unknown) => {
+        if (error instanceof EchoError && error.code === 'NETWORK_ERROR') throw error
+        return null
+      })
   }
 
   /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
   #restore(): void {
     const stored = takeStoredUser(this.#env, this.config)
-    if (stored === null) return this.#dispatch({ type: 'signedOut' })
-    if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage')
+    if (stored === null) return this.#dispatch({ type: 'signedOut', cause: { by: 'nothing-stored' } })
+    if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage', { by: 'storage' })
     this.#dispatch({ type: 'restored', user: stored })
-    this.#renewInBackground()
+    this.#renewInBackground({ by: 'start-up' })
   }
 
   /**
    * Makes `user` the session's user and tells the store: signed in if it is new, refreshed if not (new tokens end an
    * outage: the store's balance follower asks again for what failed meanwhile).
    */
-  #adopt(user: StoredUser, arrivedBy: SignInSource, returnTo?: SignInReturnTo): void {
-    this.#dispatch({ type: 'tokensTaken', user, arrivedBy, returnTo })
+  #adopt(user: StoredUser, arrivedBy: SignInSource, cause: TokensCause, returnTo?: SignInReturnTo): void {
+    this.#dispatch({ type: 'tokensTaken', user, arrivedBy, cause, returnTo })
     this.#scheduleRenew()
   }
 
@@ -364,12 +358,13 @@ export class EchoSession {
     const state = this.#state
     if (!this.#running || state.phase !== 'signedIn') return
     if (state.failures > 0) {
-      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(), reconnectDelayMs(state.failures))
+      const retry = { by: 'retry', attempt: state.failures + 1 } as const
+      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(retry), reconnectDelayMs(state.failures))
       return
     }
     const renewAt = renewAtMs(state)
     const step = () => {
-      if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground()
+      if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground({ by: 'renew-timer' })
       this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
     }
     this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
@@ -381,20 +376,20 @@ export class EchoSession {
   }
 
   /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `#settle`. */
-  #renewInBackground(): void {
-    this.coordinator.refreshToken().catch(() => undefined)
+  #renewInBackground(cause: RefreshCause): void {
+    this.coordinator.refreshToken(cause).catch(() => undefined)
   }
 
   /**
    * The coordinator's refresh: one attempt, then what it means. Resolves to the new access token, or rejects with why
    * there is none.
    */
-  async #renew(): Promise<string> {
+  async #renew(cause: RefreshCause): Promise<string> {
     const from = this.#user
     if (from === null) throw new Error(REFRESH_OUTLIVED)
     if (!this.#running) throw sessionStopped('refreshing the token')
     const userGone = this.#userScope.signal
-    this.#dispatch({ type: 'tokenRefreshStarted' })
+    this.#dispatch({ type: 'tokenRefreshStarted', cause })
     const onLateOutcome = (late: RefreshOutcome) => {
       // Late tokens are taken, a late refusal ends the session; a late failure to reach Echo adds nothing.
       if (late.kind === 'unreachable') return
@@ -419,28 +414,29 @@ export class EchoSession {
   #settle(outcome: RefreshOutcome, userGone: AbortSignal): string {
     if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)
     if (outcome.kind === 'renewed') {
-      this.#adopt(outcome.user, this.#state.phase === 'signedIn' ? 'tab' : 'storage')
+      this.#adopt(outcome.user, this.#state.phase === 'signedIn' ? 'tab' : 'storage', { by: outcome.from })
       return outcome.user.access_token
     }
-    if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error)
+    if (outcome.kind === 'unreachable') throw this.#interrupted(outcome.error, outcome.cause)
     // Refused: the failure is logged, the stored user and stale state removed, and the user signed out, in every tab.
     // Refused after a stop (a refresh that was under way): forgotten here only; a live session finds out for itself.
     this.#env.logError('Token refresh failed:', outcome.error)
     if (this.#running) this.#tabs.tell({ type: 'ended' })
     this.#forget({ removeStored: this.#running })
-    this.#dispatch({ type: 'signedOut', ended: SESSION_ENDED })
+    this.#dispatch({ type: 'signedOut', cause: outcome.cause, ended: SESSION_ENDED })
     throw outcome.error
   }
 
   /** Echo could not be reached: the user stays signed in (a stored one too), and the session tries again. */
-  #interrupted(cause: Error): EchoError {
+  #interrupted(error: Error, cause: InterruptionCause): EchoError {
     const state = this.#state
-    if (state.phase === 'restoring') this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage' })
-    this.#dispatch({ type: 'tokenRefreshInterrupted' })
+    if (state.phase === 'restoring')
+      this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage', cause: { by: 'storage' } })
+    this.#dispatch({ type: 'tokenRefreshInterrupted', cause })
     // A stopped session (its provider unmounted) keeps the count for a restart, and says nothing.
-    if (this.#failures === 1 && this.#running) this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${cause.message})`)
+    if (this.#failures === 1 && this.#running) this.#env.logWarning(`echo-rtk: ${RECONNECTING} (${error.message})`)
     this.#scheduleRenew()
-    return new EchoError({ code: 'NETWORK_ERROR', reason: 'echo-unreachable', message: RECONNECTING, cause })
+    return reconnecting(error)
   }
 
   /**
@@ -462,13 +458,14 @@ export class EchoSession {
     this.#userScope = new AbortController()
   }
 
-  /** Another tab signed in, refreshed (storage, or a hand-over) or signed out. */
-  #fromTab(user: StoredUser | null): void {
-    if (user !== null) return void (!this.#isExpired(user) && isNewer(user, this.#user) && this.#adopt(user, 'tab'))
+  /** Another tab signed in, refreshed (storage, or a hand-over) or signed out (or the storage was `cleared`). */
+  #fromTab(user: StoredUser | null, cleared = false): void {
+    if (user !== null)
+      return void (!this.#isExpired(user) && isNewer(user, this.#user) && this.#adopt(user, 'tab', { by: 'tab' }))
     if (this.#user === null) return
     this.#forget()
-    // Remembered for a "session ended" that may follow on the channel.
-    this.#dispatch({ type: 'signedOut', byTab: true })
+    // Remembered (byTab) for a "session ended" that may follow on the channel.
+    this.#dispatch({ type: 'signedOut', cause: { by: cleared ? 'storage-cleared' : 'tab' } })
   }
 
   /** Another tab's refresh was refused: the session has ended, and says so here too, whichever signal came first. */
@@ -476,7 +473,7 @@ export class EchoSession {
     const state = this.#state
     if (this.#user !== null) this.#forget()
     else if (state.phase !== 'signedOut' || !state.byTab) return
-    this.#dispatch({ type: 'signedOut', ended: SESSION_ENDED })
+    this.#dispatch({ type: 'signedOut', cause: { by: 'tab-ended' }, ended: SESSION_ENDED })
   }
 
   #isExpired(user: StoredUser): boolean {
@@ -484,16 +481,5 @@ export class EchoSession {
   }
 }
 
-/** What a stopped session answers instead of acting (`action`: what it was asked to do). @internal */
-export function sessionStopped(action: string): EchoError {
-  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'session-stopped', message: SESSION_STOPPED, action })
-}
-
 /** Who the store was told is signed in, in `state`; `null` for nobody. */
 const userIdOf = (state: SessionState): string | null => (state.phase === 'signedIn' ? state.userId : null)
-
-/** Echo sent the user back with an error instead of a sign-in. */
-function refusedSignIn({ error, description }: { error: string; description: string | null }): EchoError {
-  const reason = description === null ? error : `${description} (${error})`
-  return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'sign-in-refused', message: `Sign-in was refused: ${reason}` })
-}

@@ -2,6 +2,7 @@ import { abortable } from '../api/abortable'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
+import type { InterruptionCause, SignOutCause } from './causes'
 import type { EchoEnvironment } from './environment'
 import {
   expiresAtMs,
@@ -40,9 +41,9 @@ const HANDOVER_GRACE_MS = 150
  *   nothing was stored or handed over.
  */
 export type RefreshOutcome =
-  | { kind: 'renewed'; user: StoredUser }
-  | { kind: 'refused'; error: Error }
-  | { kind: 'unreachable'; error: Error }
+  | { kind: 'renewed'; user: StoredUser; from: 'echo' | 'tab' }
+  | { kind: 'refused'; error: Error; cause: SignOutCause }
+  | { kind: 'unreachable'; error: Error; cause: InterruptionCause }
   | { kind: 'outlived' }
 
 /** What an attempt is run with: the session's environment, tabs, config and refresh turns. */
@@ -81,7 +82,8 @@ export async function attemptRefresh(
   let granted = false
   const timedOut = (): RefreshOutcome => {
     const waited = granted ? 'Echo did not answer the refresh' : "The refresh waited for its turn behind another tab's"
-    return { kind: 'unreachable', error: new Error(`${waited} for ${REFRESH_ATTEMPT_MS / 1000} seconds`) }
+    const error = new Error(`${waited} for ${REFRESH_ATTEMPT_MS / 1000} seconds`)
+    return { kind: 'unreachable', error, cause: { by: granted ? 'deadline' : 'turn' } }
   }
   const replacing = (user: StoredUser): StoredUser | null =>
     user.access_token !== from.access_token && expiresAtMs(user) > env.now() ? user : null
@@ -100,12 +102,13 @@ export async function attemptRefresh(
       newest = newestKnown()
     }
     const taken = replacing(newest)
-    if (taken !== null) return { kind: 'renewed', user: taken }
+    if (taken !== null) return { kind: 'renewed', user: taken, from: 'tab' }
     if (userGone.aborted) return { kind: 'outlived' }
     const refreshToken = newest.refresh_token
-    if (!refreshToken) return refused('There is no refresh token to renew the session with: sign in again')
+    if (!refreshToken)
+      return refused('There is no refresh token to renew the session with: sign in again', 'no-refresh-token')
     if ((refreshExpiresAtMs(newest) ?? Infinity) <= env.now())
-      return refused('The refresh token has expired: sign in again')
+      return refused('The refresh token has expired: sign in again', 'refresh-token-expired')
     const answer = await requestRefreshGrant(
       env.fetch,
       config,
@@ -116,11 +119,11 @@ export async function attemptRefresh(
     if (answer.kind === 'tokens') {
       storeUser(env.storage, userKey, answer.user)
       tabs.tell({ type: 'tokens', user: toStorageString(answer.user) })
-      return { kind: 'renewed', user: answer.user }
+      return { kind: 'renewed', user: answer.user, from: 'echo' }
     }
     // Refused, yet another tab may have renewed meanwhile (this one presented a token it had spent).
     const other = answer.kind === 'refused' ? replacing(newestKnown()) : null
-    return other !== null ? { kind: 'renewed', user: other } : answer
+    return other !== null ? { kind: 'renewed', user: other, from: 'tab' } : answer
   }
 
   const turn = turns.take(env.locks, tabs.name, deadline.signal, inTurn).then(
@@ -132,7 +135,8 @@ export async function attemptRefresh(
       lateLimit.clear()
       // No turn before the deadline, or something broke in it (storage refusing a write, say).
       if (deadline.signal.aborted && !granted) return timedOut()
-      return { kind: 'unreachable', error: error instanceof Error ? error : new Error(String(error)) }
+      const failure = error instanceof Error ? error : new Error(String(error))
+      return { kind: 'unreachable', error: failure, cause: { by: 'error', message: failure.message } }
     },
   )
   const outcome = await Promise.race([turn, deadline.reached])
@@ -179,8 +183,8 @@ export function withCrossTabLock<T>(
 
 function noop(): void {}
 
-function refused(message: string): RefreshOutcome {
-  return { kind: 'refused', error: new Error(message) }
+function refused(message: string, by: 'no-refresh-token' | 'refresh-token-expired'): RefreshOutcome {
+  return { kind: 'refused', error: new Error(message), cause: { by } }
 }
 
 /** A signal that aborts after `ms` on the environment's clock, and a promise of that moment (`undefined`). */
@@ -206,7 +210,12 @@ export type RefreshableUser = StoredUser & { refresh_token: string }
  * JSON such as a captive portal's), after which the session tries again.
  */
 export type GrantAnswer =
-  { kind: 'tokens'; user: StoredUser } | { kind: 'refused'; error: Error } | { kind: 'unreachable'; error: Error }
+  | { kind: 'tokens'; user: StoredUser }
+  | { kind: 'refused'; error: Error; cause: SignOutCause }
+  | { kind: 'unreachable'; error: Error; cause: InterruptionCause }
+
+/** Why a grant given up at its late-answer limit failed. */
+const NO_ANSWER_IN_TIME = 'Echo did not answer the token request in time'
 
 /** The answers of a token endpoint that say nothing about the refresh token: try again later. */
 const TRY_AGAIN_STATUSES = new Set([408, 425, 429])
@@ -230,31 +239,35 @@ export async function requestRefreshGrant(
   })
   if (user.scope) form.set('scope', user.scope)
   let status: number
-  let text: string
+  let body: string
   try {
     // A URLSearchParams body is sent as application/x-www-form-urlencoded, a simple CORS request.
     const response = await fetch(`${config.apiUrl}${ECHO_PATHS.token}`, { method: 'POST', body: form, signal })
     status = response.status
-    text = await response.text()
+    body = await response.text()
   } catch (error) {
     // The request never got a whole answer: offline, a reset, a page going away, or the late-answer limit.
-    return {
-      kind: 'unreachable',
-      error: new Error(signal.aborted ? 'Echo did not answer the token request in time' : describe(error)),
-    }
+    if (signal.aborted) return { kind: 'unreachable', error: new Error(NO_ANSWER_IN_TIME), cause: { by: 'deadline' } }
+    return { kind: 'unreachable', error: new Error(describe(error)), cause: { by: 'offline', detail: describe(error) } }
   }
-  const answer = parseJsonObject(text)
+  const answer = parseJsonObject(body)
   if (status >= 500 || TRY_AGAIN_STATUSES.has(status))
-    return { kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) }
-  if (status < 200 || status >= 300) return { kind: 'refused', error: new Error(refusalText(answer, status)) }
-  if (answer === null) {
     return {
       kind: 'unreachable',
-      error: new Error(`The token endpoint's answer is not Echo's (status ${status}, not a JSON object)`),
+      error: new Error(`Echo's token endpoint answered ${status}`),
+      cause: { by: 'status', status },
     }
+  if (status < 200 || status >= 300) {
+    const cause = { by: 'echo', error: text(answer?.error) ?? `status ${status}` } as const
+    return { kind: 'refused', error: new Error(refusalText(answer, status)), cause }
+  }
+  if (answer === null) {
+    const error = new Error(`The token endpoint's answer is not Echo's (status ${status}, not a JSON object)`)
+    return { kind: 'unreachable', error, cause: { by: 'not-echo', status } }
   }
   if (typeof answer.access_token !== 'string' || answer.access_token === '') {
-    return { kind: 'refused', error: new Error('Silent renew did not yield a new access token') }
+    const error = new Error('Silent renew did not yield a new access token')
+    return { kind: 'refused', error, cause: { by: 'echo', error: 'no access token in the answer' } }
   }
   return { kind: 'tokens', user: renewedUser(user, answer, now) }
 }

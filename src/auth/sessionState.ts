@@ -3,6 +3,7 @@
 // next try while Echo is out of reach).
 // `EchoSession.ts` applies them; nothing here holds or changes anything.
 import type { EchoErrorData } from '../errors'
+import type { InterruptionCause, RefreshCause, SignOutCause, TokensCause } from './causes'
 import type { EchoUser } from './echoUser'
 import type { SignInReturnTo } from './signInOptions'
 import { expiresAtMs, type StoredUser } from './storedUser'
@@ -27,12 +28,12 @@ export interface SessionReporter {
   signInStarted(inWindow?: boolean): void
   signedIn(snapshot: SessionSnapshot): void
   signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
-  tokenRefreshStarted(): void
-  tokenRefreshed(token: { accessToken: string; expiresAt: number }): void
+  tokenRefreshStarted(cause: RefreshCause): void
+  tokenRefreshed(token: { accessToken: string; expiresAt: number }, cause: TokensCause): void
   /** A refresh could not reach Echo: the user stays signed in while the session tries again. */
-  tokenRefreshInterrupted(): void
+  tokenRefreshInterrupted(cause: InterruptionCause): void
   /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */
-  signedOut(ended?: EchoErrorData): void
+  signedOut(cause: SignOutCause, ended?: EchoErrorData): void
 }
 
 /**
@@ -75,17 +76,21 @@ export type SessionEvent =
   | { readonly type: 'signInStarted'; readonly inWindow: boolean }
   | { readonly type: 'signInFailed'; readonly error: EchoErrorData; readonly arrivedBy?: SignInSource | undefined }
   | { readonly type: 'restored'; readonly user: StoredUser }
-  /** New tokens: a new user signed in, or the same one's tokens renewed (here or in another tab). */
+  /**
+   * New tokens: a new user signed in, or the same one's tokens renewed (`cause`: by Echo's answer here,
+   * or by another tab).
+   */
   | {
       readonly type: 'tokensTaken'
       readonly user: StoredUser
       readonly arrivedBy: SignInSource
+      readonly cause: TokensCause
       readonly returnTo?: SignInReturnTo | undefined
     }
-  | { readonly type: 'tokenRefreshStarted' }
-  | { readonly type: 'tokenRefreshInterrupted' }
-  /** `ended`: why, when the user did not choose it; `byTab`: another tab's storage said so. */
-  | { readonly type: 'signedOut'; readonly ended?: EchoErrorData | undefined; readonly byTab?: boolean }
+  | { readonly type: 'tokenRefreshStarted'; readonly cause: RefreshCause }
+  | { readonly type: 'tokenRefreshInterrupted'; readonly cause: InterruptionCause }
+  /** `ended`: what the store shows, when the user did not choose it. */
+  | { readonly type: 'signedOut'; readonly cause: SignOutCause; readonly ended?: EchoErrorData | undefined }
 
 /**
  * The session's next state after `event` (the one rule of every transition; `nowMs` for the new
@@ -114,7 +119,7 @@ export function nextState(state: SessionState, event: SessionEvent, nowMs: numbe
     case 'tokenRefreshInterrupted':
       return state.phase === 'signedIn' ? { ...state, failures: state.failures + 1 } : state
     case 'signedOut':
-      return { phase: 'signedOut', byTab: event.byTab === true }
+      return { phase: 'signedOut', byTab: event.cause.by === 'tab' || event.cause.by === 'storage-cleared' }
   }
 }
 

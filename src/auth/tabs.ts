@@ -7,8 +7,11 @@ export type TabMessage = { type: 'tokens'; user: string } | { type: 'ended' }
 
 /** What the other tabs tell this one. */
 export interface TabEvents {
-  /** The stored user changed (a sign-in or sign-out elsewhere): the user now stored, or `null`. */
-  storedUserChanged(user: StoredUser | null): void
+  /**
+   * The stored user changed (a sign-in or sign-out elsewhere): the user now stored, or `null`;
+   * `cleared` when the whole storage was cleared rather than the user written.
+   */
+  storedUserChanged(user: StoredUser | null, cleared: boolean): void
   /** Another tab rotated the tokens and handed them over. */
   handedOver(user: StoredUser): void
   /** Another tab's refresh failed: the session has ended. */
@@ -55,7 +58,7 @@ export class TabSync {
     this.#teardown.push(
       this.#env.onStorage((event) => {
         if (event.key === null || event.key === this.#userKey)
-          events.storedUserChanged(readStoredUser(this.#env.storage, this.#userKey))
+          events.storedUserChanged(readStoredUser(this.#env.storage, this.#userKey), event.key === null)
       }),
     )
     const channel = this.#env.openChannel?.(this.name)

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactElement, type ReactNode } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { SESSION_ENDED } from '../auth/EchoSession'
+import { SESSION_ENDED } from '../auth/sessionErrors'
 import { SAID_TO_PEOPLE } from '../errorReasons'
 import { formatUsd } from './EchoBalance'
 import type { EchoRootState } from '../store/echoReducer'

@@ -159,10 +159,10 @@ function sessionReports(dispatch: Dispatch): SessionReporter {
     signInStarted: (inWindow) => dispatch(signInStarted(inWindow === true)),
     signedIn: (snapshot) => dispatch(signedIn(snapshot)),
     signInFailed: (error, arrivedBy) => dispatch(signInFailed(error, arrivedBy)),
-    tokenRefreshStarted: () => dispatch(tokenRefreshStarted()),
-    tokenRefreshed: (token) => dispatch(tokenRefreshed(token)),
-    tokenRefreshInterrupted: () => dispatch(tokenRefreshInterrupted()),
-    signedOut: (ended) => dispatch(signedOut(ended)),
+    tokenRefreshStarted: (cause) => dispatch(tokenRefreshStarted(cause)),
+    tokenRefreshed: (token, cause) => dispatch(tokenRefreshed(token, cause)),
+    tokenRefreshInterrupted: (cause) => dispatch(tokenRefreshInterrupted(cause)),
+    signedOut: (cause, ended) => dispatch(signedOut(cause, ended)),
   }
 }
 

@@ -1,5 +1,7 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit'
 
+import type { RefreshCause } from '../api/tokenProvider'
+import type { InterruptionCause, SignOutCause, TokensCause } from '../auth/causes'
 import type { EchoUser } from '../auth/echoUser'
 import type { SignInReturnTo, SignInSource } from '../auth/EchoSession'
 import type { EchoErrorData } from '../errors'
@@ -119,23 +121,40 @@ export const authSlice = createSlice({
         meta: { arrivedBy },
       }),
     },
-    tokenRefreshStarted(state: AuthState) {
-      state.isRefreshing = true
+    /** A refresh started; `meta.cause` says what started it (the renew timer, a 401, a wake…). */
+    tokenRefreshStarted: {
+      reducer(state: AuthState) {
+        state.isRefreshing = true
+      },
+      prepare: (cause: RefreshCause) => ({ payload: undefined, meta: { cause } }),
     },
-    tokenRefreshed(state: AuthState, { payload }: PayloadAction<TokenRefreshedPayload>) {
-      state.accessToken = payload.accessToken
-      state.expiresAt = payload.expiresAt
-      state.isRefreshing = false
-      state.isReconnecting = false
+    /** New tokens for the same user; `meta.cause`: from Echo's answer here, or from another tab. */
+    tokenRefreshed: {
+      reducer(state: AuthState, { payload }: PayloadAction<TokenRefreshedPayload>) {
+        state.accessToken = payload.accessToken
+        state.expiresAt = payload.expiresAt
+        state.isRefreshing = false
+        state.isReconnecting = false
+      },
+      prepare: (token: TokenRefreshedPayload, cause: TokensCause) => ({ payload: token, meta: { cause } }),
     },
-    /** A refresh could not reach Echo: still signed in, reconnecting. */
-    tokenRefreshInterrupted(state: AuthState) {
-      state.isRefreshing = false
-      state.isReconnecting = true
+    /** A refresh could not reach Echo: still signed in, reconnecting. `meta.cause`: offline, a 503, the deadline… */
+    tokenRefreshInterrupted: {
+      reducer(state: AuthState) {
+        state.isRefreshing = false
+        state.isReconnecting = true
+      },
+      prepare: (cause: InterruptionCause) => ({ payload: undefined, meta: { cause } }),
     },
-    /** Nobody is signed in any more; `payload` says why when the user did not choose it (the session ended). */
-    signedOut(_state: AuthState, { payload }: PayloadAction<EchoErrorData | undefined>) {
-      return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
+    /**
+     * Nobody is signed in any more: `meta.cause` says why (the user, Echo refusing the refresh, another
+     * tab…), and `payload` what to show when the user did not choose it (the session ended).
+     */
+    signedOut: {
+      reducer(_state: AuthState, { payload }: PayloadAction<EchoErrorData | undefined>) {
+        return payload === undefined ? signedOutState : { ...signedOutState, error: payload }
+      },
+      prepare: (cause: SignOutCause, ended?: EchoErrorData) => ({ payload: ended, meta: { cause } }),
     },
   },
   extraReducers: (builder) => {

@@ -54,9 +54,14 @@ class LastingStorage implements Storage {
 type Report = [keyof SessionReporter, ...unknown[]]
 type TokenAnswer = (form: URLSearchParams, signal: AbortSignal) => Response | Promise<Response>
 
-/** Echo's token endpoint answering `expires_in` 900 with the next access token. */
+/** Echo's token endpoint answering `expires_in` 900 with the next access token, and rotating the refresh token. */
 const freshTokens: TokenAnswer = (form) =>
-  Response.json({ access_token: `renewed-${form.get('refresh_token')}`, expires_in: 900, token_type: 'Bearer' })
+  Response.json({
+    access_token: `renewed-${form.get('refresh_token')}`,
+    refresh_token: `next-${form.get('refresh_token')}`,
+    expires_in: 900,
+    token_type: 'Bearer',
+  })
 
 /** A token endpoint that never answers: the request ends only when it is given up. */
 const neverAnswering: TokenAnswer = (_form, signal) =>
@@ -82,12 +87,15 @@ function tab({
   channel = false,
   config = CONFIG,
   token = freshTokens,
+  api = () => Response.json({ balance: 1 }),
 }: {
   stored?: StoredUser
   href?: string
   channel?: boolean
   config?: EchoConfig
   token?: TokenAnswer
+  /** Echo's API (`/api/v1/…`) answering a request with this token. */
+  api?: (url: string, token: string | null) => Response
 } = {}) {
   const storage = new LastingStorage()
   if (stored !== undefined) storage.setItem(USER_KEY, toStorageString(stored))
@@ -118,6 +126,10 @@ function tab({
     navigate: () => undefined,
     fetch: async (input, init) => {
       const url = input instanceof Request ? input.url : input.toString()
+      if (url.startsWith(`${ECHO}/api/v1/`)) {
+        const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+        return api(url, headers.get('Authorization')?.replace('Bearer ', '') ?? null)
+      }
       if (url !== TOKEN_URL) throw new Error(`unexpected request to ${url}`)
       const form = init?.body as URLSearchParams
       tokenRequests.push(form)
@@ -154,6 +166,7 @@ function tab({
   sessions.push(session)
   return {
     session,
+    env,
     storage,
     reports,
     /** The report names, in order. */
@@ -293,7 +306,7 @@ describe('start-up', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(tokenRequests).toHaveLength(1)
     expect(reports).toEqual([
-      ['tokenRefreshStarted'],
+      ['tokenRefreshStarted', { by: 'start-up' }],
       ['signedIn', expect.objectContaining({ accessToken: 'renewed-refresh-for-access-1', arrivedBy: 'storage' })],
     ])
   })
@@ -306,9 +319,9 @@ describe('start-up', () => {
     session.start()
     await vi.advanceTimersByTimeAsync(0)
     expect(reports).toEqual([
-      ['tokenRefreshStarted'],
+      ['tokenRefreshStarted', { by: 'start-up' }],
       ['signedIn', expect.objectContaining({ accessToken: 'access-1', arrivedBy: 'storage' })],
-      ['tokenRefreshInterrupted'],
+      ['tokenRefreshInterrupted', { by: 'status', status: 503 }],
     ])
   })
 
@@ -324,6 +337,7 @@ describe('start-up', () => {
     expect(reports.at(-1)).toEqual([
       'tokenRefreshed',
       expect.objectContaining({ accessToken: 'renewed-refresh-for-access-1' }),
+      { by: 'echo' },
     ])
     expect(tokenRequests).toHaveLength(1)
   })
@@ -450,7 +464,11 @@ describe('the other tabs', () => {
     const { session, reports, channel, tokenRequests } = tab({ stored: userOf('ada', 'access-1', 300), channel: true })
     session.start()
     channel().receive({ type: 'tokens', user: toStorageString(userOf('ada', 'access-2', 900)) })
-    expect(reports.at(-1)).toEqual(['tokenRefreshed', expect.objectContaining({ accessToken: 'access-2' })])
+    expect(reports.at(-1)).toEqual([
+      'tokenRefreshed',
+      expect.objectContaining({ accessToken: 'access-2' }),
+      { by: 'tab' },
+    ])
     expect(tokenRequests).toEqual([])
   })
 
@@ -491,6 +509,7 @@ describe('the other tabs', () => {
     expect(channel().posted).toEqual([{ type: 'ended' }])
     expect(reports.at(-1)).toEqual([
       'signedOut',
+      { by: 'echo', error: 'invalid_grant' },
       {
         code: 'UNKNOWN_ERROR',
         reason: 'session-ended',
@@ -519,7 +538,11 @@ describe('the other tabs', () => {
     const { session, reports, channel, storage } = tab({ stored: userOf('ada', 'access-1', 900), channel: true })
     session.start()
     channel().receive({ type: 'ended' })
-    expect(reports.at(-1)).toEqual(['signedOut', expect.objectContaining({ reason: 'session-ended' })])
+    expect(reports.at(-1)).toEqual([
+      'signedOut',
+      { by: 'tab-ended' },
+      expect.objectContaining({ reason: 'session-ended' }),
+    ])
     expect(storage.getItem(USER_KEY)).not.toBeNull()
   })
 
@@ -529,5 +552,121 @@ describe('the other tabs', () => {
     await session.signOut()
     channel().receive({ type: 'ended' })
     expect(told()).toEqual(['signedIn', 'signedOut'])
+  })
+})
+
+describe('every report says why (the meta.cause Redux DevTools shows)', () => {
+  const started = (reports: Report[]) =>
+    reports.filter(([name]) => name === 'tokenRefreshStarted').map(([, why]) => why)
+  const down: TokenAnswer = () => new Response('down', { status: 503 })
+
+  it('a refresh at the renew time, and the tries while Echo is out of reach: the backoff, online, visible', async () => {
+    const { session, reports, wake } = tab({ stored: userOf('ada', 'access-1', 30), token: down })
+    session.start()
+    await vi.advanceTimersByTimeAsync(20_000)
+    await vi.advanceTimersByTimeAsync(2_000)
+    wake('online')
+    await vi.advanceTimersByTimeAsync(0)
+    wake('visible')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(started(reports)).toEqual([
+      { by: 'renew-timer' },
+      { by: 'retry', attempt: 2 },
+      { by: 'online' },
+      { by: 'visible' },
+    ])
+  })
+
+  it('getToken() finding the token expired, and a refresh asked with no cause (the app’s)', async () => {
+    const { session, reports } = tab({ stored: userOf('ada', 'access-1', 30) })
+    session.start()
+    vi.setSystemTime(NOW + 31_000)
+    await session.getToken()
+    await session.coordinator.refreshToken()
+    expect(started(reports)).toEqual([{ by: 'expired-token' }, { by: 'app' }])
+  })
+
+  it('a 401 names the request that got it, method and address, never its query', async () => {
+    const api = (_url: string, token: string | null) =>
+      token === 'access-1' ? new Response('expired', { status: 401 }) : Response.json({ balance: 1 })
+    const { session, reports } = tab({ stored: userOf('ada', 'access-1', 900), api })
+    session.start()
+    await session.sendAuthorized(`${ECHO}/api/v1/balance?token=not-for-devtools#top`)
+    expect(started(reports)).toEqual([{ by: 'unauthorized', request: `GET ${ECHO}/api/v1/balance` }])
+  })
+
+  it('a POST sent as a Request names its own method', async () => {
+    const api = (_url: string, token: string | null) =>
+      token === 'access-1' ? new Response('expired', { status: 401 }) : Response.json({ ok: true })
+    const { session, reports } = tab({ stored: userOf('ada', 'access-1', 900), api })
+    session.start()
+    await session.sendAuthorized(new Request(`${ECHO}/api/v1/stripe/payment-link`, { method: 'POST', body: '{}' }))
+    expect(started(reports)).toEqual([{ by: 'unauthorized', request: `POST ${ECHO}/api/v1/stripe/payment-link` }])
+  })
+
+  it('an interruption says what failed: no answer at all (offline), with what the browser said', async () => {
+    const offline: TokenAnswer = () => Promise.reject(new TypeError('Failed to fetch'))
+    const { session, reports } = tab({ stored: userOf('ada', 'access-1', 30), token: offline })
+    session.start()
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(reports.at(-1)).toEqual(['tokenRefreshInterrupted', { by: 'offline', detail: 'TypeError: Failed to fetch' }])
+  })
+
+  it('an interruption at the deadline: no answer within 10 s', async () => {
+    const { session, reports } = tab({ stored: userOf('ada', 'access-1', 30), token: neverAnswering })
+    session.start()
+    await vi.advanceTimersByTimeAsync(20_000 + 10_000)
+    expect(reports.at(-1)).toEqual(['tokenRefreshInterrupted', { by: 'deadline' }])
+  })
+
+  it('signed out: by the user, with nobody stored at start-up, by another tab, by storage cleared', async () => {
+    const signedOutWhy = (reports: Report[]) => reports.filter(([name]) => name === 'signedOut').map(([, why]) => why)
+    const nobody = tab()
+    nobody.session.start()
+    const byUser = tab({ stored: userOf('ada', 'access-1', 900) })
+    byUser.session.start()
+    await byUser.session.signOut()
+    const byTab = tab({ stored: userOf('ada', 'access-1', 900) })
+    byTab.session.start()
+    byTab.storedElsewhere(null)
+    const cleared = tab({ stored: userOf('ada', 'access-1', 900) })
+    cleared.session.start()
+    cleared.storage.clear()
+    for (const listener of [...cleared.storageListeners]) listener({ key: null } as StorageEvent)
+    expect([nobody, byUser, byTab, cleared].map(({ reports }) => signedOutWhy(reports))).toEqual([
+      [{ by: 'nothing-stored' }],
+      [{ by: 'user' }],
+      [{ by: 'tab' }],
+      [{ by: 'storage-cleared' }],
+    ])
+  })
+
+  it('signed out as the refresh token ran out: none stored with the user', async () => {
+    const { refresh_token: _none, ...withoutRefreshToken } = userOf('ada', 'access-1', -60)
+    const { session, reports } = tab({ stored: withoutRefreshToken })
+    session.start()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(reports.at(-1)).toEqual([
+      'signedOut',
+      { by: 'no-refresh-token' },
+      expect.objectContaining({ reason: 'session-ended' }),
+    ])
+  })
+
+  it('signed out as the sign-in window was closed before signing in', async () => {
+    const closedAtOnce = {
+      closed: true,
+      focus: () => undefined,
+      close: () => undefined,
+      location: { replace: () => undefined },
+      postMessage: () => undefined,
+    }
+    const page = tab()
+    page.session.start()
+    vi.useRealTimers()
+    const opened = vi.spyOn(page.env, 'openWindow').mockReturnValue(closedAtOnce)
+    await expect(page.session.signIn({ popup: true })).rejects.toMatchObject({ reason: 'popup-closed' })
+    expect(opened).toHaveBeenCalledOnce()
+    expect(page.reports.at(-1)).toEqual(['signedOut', { by: 'window-closed' }, undefined])
   })
 })

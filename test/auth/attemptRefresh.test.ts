@@ -129,7 +129,11 @@ describe('a refresh attempt that spends the refresh token', () => {
     ])
     t.echo.requests[0]?.answer(tokens('access-2'))
     const renewed = await outcome
-    expect(renewed).toEqual({ kind: 'renewed', user: { ...user('access-2', 900), session_state: undefined } })
+    expect(renewed).toEqual({
+      kind: 'renewed',
+      user: { ...user('access-2', 900), session_state: undefined },
+      from: 'echo',
+    })
     expect(JSON.parse(t.storage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'access-2' })
     expect(vi.getTimerCount()).toBe(0)
     expect(t.late).toEqual([])
@@ -157,7 +161,7 @@ describe('a refresh attempt that spends the refresh token', () => {
     await vi.advanceTimersByTimeAsync(100)
     t.handOver(user('access-2', 900))
     await vi.advanceTimersByTimeAsync(50)
-    expect(await outcome).toEqual({ kind: 'renewed', user: user('access-2', 900) })
+    expect(await outcome).toEqual({ kind: 'renewed', user: user('access-2', 900), from: 'tab' })
     expect(t.echo.requests).toEqual([])
     expect(t.storage.getItem(USER_KEY)).toBeNull()
     expect(t.told()).toEqual([])
@@ -169,7 +173,7 @@ describe('a refresh attempt that spends the refresh token', () => {
     t.handOver(user('access-2', 900))
     void t.attempt()
     await vi.advanceTimersByTimeAsync(0)
-    expect(t.settled).toEqual({ kind: 'renewed', user: user('access-2', 900) })
+    expect(t.settled).toEqual({ kind: 'renewed', user: user('access-2', 900), from: 'tab' })
     expect(t.echo.requests).toEqual([])
   })
 
@@ -178,7 +182,7 @@ describe('a refresh attempt that spends the refresh token', () => {
     t.storage.setItem(USER_KEY, toStorageString(user('access-2', 1)))
     void t.attempt()
     await vi.advanceTimersByTimeAsync(0)
-    expect(t.settled).toEqual({ kind: 'renewed', user: user('access-2', 1) })
+    expect(t.settled).toEqual({ kind: 'renewed', user: user('access-2', 1), from: 'tab' })
     expect(t.echo.requests).toEqual([])
     expect(t.told()).toEqual([])
     expect(vi.getTimerCount()).toBe(0)
@@ -243,10 +247,12 @@ describe('a refresh attempt that cannot or need not spend the refresh token', ()
     expect(await t.attempt(withoutRefreshToken)).toEqual({
       kind: 'refused',
       error: new Error('There is no refresh token to renew the session with: sign in again'),
+      cause: { by: 'no-refresh-token' },
     })
     expect(await t.attempt({ ...FROM, refresh_token: '' })).toEqual({
       kind: 'refused',
       error: new Error('There is no refresh token to renew the session with: sign in again'),
+      cause: { by: 'no-refresh-token' },
     })
     expect(t.echo.requests).toEqual([])
   })
@@ -260,6 +266,7 @@ describe('a refresh attempt that cannot or need not spend the refresh token', ()
     expect(await t.attempt(from)).toEqual({
       kind: 'refused',
       error: new Error('The refresh token has expired: sign in again'),
+      cause: { by: 'refresh-token-expired' },
     })
     expect(t.echo.requests).toEqual([])
   })
@@ -283,7 +290,7 @@ describe("Echo's refusal or silence", () => {
     await vi.advanceTimersByTimeAsync(0)
     t.storage.setItem(USER_KEY, toStorageString(user('access-2', 900)))
     t.echo.requests[0]?.answer(Response.json({ error: 'invalid_grant' }, { status: 400 }))
-    expect(await outcome).toEqual({ kind: 'renewed', user: user('access-2', 900) })
+    expect(await outcome).toEqual({ kind: 'renewed', user: user('access-2', 900), from: 'tab' })
   })
 
   it('refused, and nobody renewed: refused in Echo’s words, nothing stored', async () => {
@@ -291,7 +298,11 @@ describe("Echo's refusal or silence", () => {
     const outcome = t.attempt()
     await vi.advanceTimersByTimeAsync(0)
     t.echo.requests[0]?.answer(Response.json({ error: 'invalid_grant' }, { status: 400 }))
-    expect(await outcome).toEqual({ kind: 'refused', error: new Error('invalid_grant') })
+    expect(await outcome).toEqual({
+      kind: 'refused',
+      error: new Error('invalid_grant'),
+      cause: { by: 'echo', error: 'invalid_grant' },
+    })
     expect(t.storage.getItem(USER_KEY)).toBeNull()
   })
 
@@ -301,18 +312,24 @@ describe("Echo's refusal or silence", () => {
     await vi.advanceTimersByTimeAsync(0)
     t.storage.setItem(USER_KEY, toStorageString(user('access-2', 900)))
     t.echo.requests[0]?.answer(Response.json({}, { status: 503 }))
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error("Echo's token endpoint answered 503") })
+    expect(await outcome).toEqual({
+      kind: 'unreachable',
+      error: new Error("Echo's token endpoint answered 503"),
+      cause: { by: 'status', status: 503 },
+    })
   })
 
   it('Echo silent for 10 s: unreachable, Echo did not answer; its late tokens are stored and reported', async () => {
     const t = tab({ channel: false })
     const outcome = t.attempt()
     await vi.advanceTimersByTimeAsync(10_000)
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(IN_FLIGHT) })
+    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(IN_FLIGHT), cause: { by: 'deadline' } })
     expect(t.late).toEqual([])
     t.echo.requests[0]?.answer(tokens('access-2'))
     await vi.advanceTimersByTimeAsync(0)
-    expect(t.late).toEqual([{ kind: 'renewed', user: { ...user('access-2', 900), session_state: undefined } }])
+    expect(t.late).toEqual([
+      { kind: 'renewed', user: { ...user('access-2', 900), session_state: undefined }, from: 'echo' },
+    ])
     expect(JSON.parse(t.storage.getItem(USER_KEY)!)).toMatchObject({ access_token: 'access-2' })
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -323,11 +340,17 @@ describe("Echo's refusal or silence", () => {
     await vi.advanceTimersByTimeAsync(9_999)
     expect(t.settled).toBeUndefined()
     await vi.advanceTimersByTimeAsync(1)
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(IN_FLIGHT) })
+    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(IN_FLIGHT), cause: { by: 'deadline' } })
     await vi.advanceTimersByTimeAsync(49_999)
     expect(t.late).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
-    expect(t.late).toEqual([{ kind: 'unreachable', error: new Error('Echo did not answer the token request in time') }])
+    expect(t.late).toEqual([
+      {
+        kind: 'unreachable',
+        error: new Error('Echo did not answer the token request in time'),
+        cause: { by: 'deadline' },
+      },
+    ])
     expect(vi.getTimerCount()).toBe(0)
   })
 })
@@ -338,9 +361,9 @@ describe('waiting for the turn', () => {
     void t.turns.take(undefined, t.tabs.name, new AbortController().signal, () => new Promise<void>(() => undefined))
     const outcome = t.attempt()
     await vi.advanceTimersByTimeAsync(10_000)
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(NO_TURN) })
+    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(NO_TURN), cause: { by: 'turn' } })
     await vi.advanceTimersByTimeAsync(0)
-    expect(t.late).toEqual([{ kind: 'unreachable', error: new Error(NO_TURN) }])
+    expect(t.late).toEqual([{ kind: 'unreachable', error: new Error(NO_TURN), cause: { by: 'turn' } }])
     expect(t.echo.requests).toEqual([])
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -358,9 +381,9 @@ describe('waiting for the turn', () => {
     const t = tab({ channel: false, locks })
     const outcome = t.attempt()
     await vi.advanceTimersByTimeAsync(10_000)
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(NO_TURN) })
+    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error(NO_TURN), cause: { by: 'turn' } })
     await vi.advanceTimersByTimeAsync(0)
-    expect(t.late).toEqual([{ kind: 'unreachable', error: new Error(NO_TURN) }])
+    expect(t.late).toEqual([{ kind: 'unreachable', error: new Error(NO_TURN), cause: { by: 'turn' } }])
     expect(asked).toEqual([{ name: t.tabs.name, mode: 'exclusive' }])
     expect(t.echo.requests).toEqual([])
   })
@@ -369,7 +392,11 @@ describe('waiting for the turn', () => {
     const refusal = new DOMException('The request is not allowed', 'SecurityError')
     const locks = { request: () => Promise.reject(refusal) } as unknown as EchoEnvironment['locks']
     const t = tab({ channel: false, locks })
-    expect(await t.attempt()).toEqual({ kind: 'unreachable', error: refusal })
+    expect(await t.attempt()).toEqual({
+      kind: 'unreachable',
+      error: refusal,
+      cause: { by: 'error', message: 'The request is not allowed' },
+    })
     expect(vi.getTimerCount()).toBe(0)
   })
 
@@ -396,7 +423,11 @@ describe('something breaking in the turn', () => {
     await vi.advanceTimersByTimeAsync(0)
     t.echo.requests[0]?.answer(tokens('access-2'))
     const failed = await outcome
-    expect(failed).toEqual({ kind: 'unreachable', error: full })
+    expect(failed).toEqual({
+      kind: 'unreachable',
+      error: full,
+      cause: { by: 'error', message: 'The quota has been exceeded' },
+    })
     expect((failed as { error: Error }).error).toBe(full)
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -410,6 +441,10 @@ describe('something breaking in the turn', () => {
     const outcome = t.attempt()
     await vi.advanceTimersByTimeAsync(0)
     t.echo.requests[0]?.answer(tokens('access-2'))
-    expect(await outcome).toEqual({ kind: 'unreachable', error: new Error('storage is full') })
+    expect(await outcome).toEqual({
+      kind: 'unreachable',
+      error: new Error('storage is full'),
+      cause: { by: 'error', message: 'storage is full' },
+    })
   })
 })

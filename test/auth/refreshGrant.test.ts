@@ -104,28 +104,44 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
   })
 
   it.each([
-    [400, { error: 'invalid_request', error_description: 'Invalid refresh token' }, 'Invalid refresh token'],
-    [400, { error: 'invalid_request' }, 'invalid_request'],
-    [401, { error: 'invalid_client' }, 'invalid_client'],
-    [403, 'Forbidden', 'Echo refused the refresh (status 403)'],
-  ])("Echo refusing it (%i) ends the session: refused, in Echo's words", async (status, body, message) => {
-    const answer = await grant(
-      answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status })))
-        .fetch,
-    )
-    expect(answer).toEqual({ kind: 'refused', error: new Error(message) })
-  })
+    [
+      400,
+      { error: 'invalid_request', error_description: 'Invalid refresh token' },
+      'Invalid refresh token',
+      'invalid_request',
+    ],
+    [400, { error: 'invalid_request' }, 'invalid_request', 'invalid_request'],
+    [401, { error: 'invalid_client' }, 'invalid_client', 'invalid_client'],
+    [403, 'Forbidden', 'Echo refused the refresh (status 403)', 'status 403'],
+  ])(
+    "Echo refusing it (%i) ends the session: refused, in Echo's words, its error code the cause",
+    async (status, body, message, error) => {
+      const answer = await grant(
+        answering(() => (typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status })))
+          .fetch,
+      )
+      expect(answer).toEqual({ kind: 'refused', error: new Error(message), cause: { by: 'echo', error } })
+    },
+  )
 
   it("an answer of Echo's without an access token is refused too, with the message the specification gives", async () => {
     const answer = await grant(answering(() => Response.json({ token_type: 'Bearer' })).fetch)
-    expect(answer).toEqual({ kind: 'refused', error: new Error('Silent renew did not yield a new access token') })
+    expect(answer).toEqual({
+      kind: 'refused',
+      error: new Error('Silent renew did not yield a new access token'),
+      cause: { by: 'echo', error: 'no access token in the answer' },
+    })
   })
 
   it.each([500, 502, 503, 504, 429, 408])(
     'a %i says nothing about the refresh token: unreachable, tried again',
     async (status) => {
       const answer = await grant(answering(() => Response.json({ error: 'temporarily_unavailable' }, { status })).fetch)
-      expect(answer).toEqual({ kind: 'unreachable', error: new Error(`Echo's token endpoint answered ${status}`) })
+      expect(answer).toEqual({
+        kind: 'unreachable',
+        error: new Error(`Echo's token endpoint answered ${status}`),
+        cause: { by: 'status', status },
+      })
     },
   )
 
@@ -133,17 +149,21 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     const answer = await grant(
       answering(() => new Response('<html>Sign in to the hotel Wi-Fi</html>', { status: 200 })).fetch,
     )
-    expect(answer.kind).toBe('unreachable')
+    expect(answer).toMatchObject({ kind: 'unreachable', cause: { by: 'not-echo', status: 200 } })
   })
 
   it('offline, a reset, or the page going away (the fetch rejects): unreachable', async () => {
     const offline = await grant(() => Promise.reject(new TypeError('Failed to fetch')))
-    expect(offline).toEqual({ kind: 'unreachable', error: new Error('TypeError: Failed to fetch') })
+    expect(offline).toEqual({
+      kind: 'unreachable',
+      error: new Error('TypeError: Failed to fetch'),
+      cause: { by: 'offline', detail: 'TypeError: Failed to fetch' },
+    })
     const cutMidBody = await grant(
       answering(() => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) })))
         .fetch,
     )
-    expect(cutMidBody.kind).toBe('unreachable')
+    expect(cutMidBody).toMatchObject({ kind: 'unreachable', cause: { by: 'offline' } })
   })
 
   it('given up through its signal (the late-answer limit): unreachable, saying so', async () => {
@@ -157,6 +177,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     expect(await pending).toEqual({
       kind: 'unreachable',
       error: new Error('Echo did not answer the token request in time'),
+      cause: { by: 'deadline' },
     })
   })
 
@@ -167,6 +188,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     await expect(grant(throwing)).resolves.toEqual({
       kind: 'unreachable',
       error: new Error('TypeError: Failed to construct Request'),
+      cause: { by: 'offline', detail: 'TypeError: Failed to construct Request' },
     })
   })
 })
@@ -257,6 +279,7 @@ describe("what is made of Echo's answer", () => {
     expect(await answered({ access_token: accessToken, refresh_token: 'refresh-2' })).toEqual({
       kind: 'refused',
       error: new Error('Silent renew did not yield a new access token'),
+      cause: { by: 'echo', error: 'no access token in the answer' },
     })
   })
 
@@ -269,6 +292,7 @@ describe("what is made of Echo's answer", () => {
     expect(await answered(body)).toEqual({
       kind: 'unreachable',
       error: new Error("The token endpoint's answer is not Echo's (status 200, not a JSON object)"),
+      cause: { by: 'not-echo', status: 200 },
     })
   })
 
@@ -276,6 +300,7 @@ describe("what is made of Echo's answer", () => {
     expect(await answeredWithStatus(status, { access_token: 'access-2', error: 'not_a_grant' })).toEqual({
       kind: 'refused',
       error: new Error('not_a_grant'),
+      cause: { by: 'echo', error: 'not_a_grant' },
     })
   })
 
@@ -285,15 +310,19 @@ describe("what is made of Echo's answer", () => {
   })
 
   it.each([
-    [{ error_description: 'Refresh token revoked', error: 'invalid_grant' }, 'Refresh token revoked'],
-    [{ error: 'invalid_grant' }, 'invalid_grant'],
-    [{ error_description: '', error: 'invalid_grant' }, 'invalid_grant'],
-    [{ error_description: 42, error: 'invalid_grant' }, 'invalid_grant'],
-    [{ error_description: 42 }, 'Echo refused the refresh (status 400)'],
-    [{ error: '' }, 'Echo refused the refresh (status 400)'],
-    [{}, 'Echo refused the refresh (status 400)'],
-    [null, 'Echo refused the refresh (status 400)'],
-  ])('a refusal reading %j is told as %j', async (body, message) => {
-    expect(await answered(body === null ? 'null' : body, 400)).toEqual({ kind: 'refused', error: new Error(message) })
+    [{ error_description: 'Refresh token revoked', error: 'invalid_grant' }, 'Refresh token revoked', 'invalid_grant'],
+    [{ error: 'invalid_grant' }, 'invalid_grant', 'invalid_grant'],
+    [{ error_description: '', error: 'invalid_grant' }, 'invalid_grant', 'invalid_grant'],
+    [{ error_description: 42, error: 'invalid_grant' }, 'invalid_grant', 'invalid_grant'],
+    [{ error_description: 42 }, 'Echo refused the refresh (status 400)', 'status 400'],
+    [{ error: '' }, 'Echo refused the refresh (status 400)', 'status 400'],
+    [{}, 'Echo refused the refresh (status 400)', 'status 400'],
+    [null, 'Echo refused the refresh (status 400)', 'status 400'],
+  ])('a refusal reading %j is told as %j, its cause %j', async (body, message, error) => {
+    expect(await answered(body === null ? 'null' : body, 400)).toEqual({
+      kind: 'refused',
+      error: new Error(message),
+      cause: { by: 'echo', error },
+    })
   })
 })

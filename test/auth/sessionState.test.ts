@@ -59,11 +59,13 @@ describe('the session at start-up', () => {
   })
 
   it('a valid stored user is signed in at once, with the token life counted from now', () => {
-    expect(next(idle, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage' })).toEqual(signedIn)
+    expect(
+      next(idle, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage', cause: { by: 'storage' } }),
+    ).toEqual(signedIn)
   })
 
   it('nobody stored: signed out', () => {
-    expect(next(idle, { type: 'signedOut' })).toEqual(signedOut)
+    expect(next(idle, { type: 'signedOut', cause: { by: 'user' } })).toEqual(signedOut)
   })
 
   it('a sign-in coming back starts signing in; Echo refusing it leaves nobody signed in', () => {
@@ -74,25 +76,31 @@ describe('the session at start-up', () => {
 
 describe('restoring an expired user', () => {
   it('renewed: signed in', () => {
-    expect(next(restoring, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage' })).toEqual(signedIn)
+    expect(
+      next(restoring, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'storage', cause: { by: 'storage' } }),
+    ).toEqual(signedIn)
   })
 
   it('Echo refused: signed out', () => {
-    expect(next(restoring, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
+    expect(next(restoring, { type: 'signedOut', cause: { by: 'echo', error: 'invalid_grant' }, ended: ERROR })).toEqual(
+      signedOut,
+    )
   })
 
   it('a refresh starting changes nothing', () => {
-    expect(next(restoring, { type: 'tokenRefreshStarted' })).toBe(restoring)
+    expect(next(restoring, { type: 'tokenRefreshStarted', cause: { by: 'renew-timer' } })).toBe(restoring)
   })
 
   it('another tab signed out meanwhile: signed out, waiting for its word on why', () => {
-    expect(next(restoring, { type: 'signedOut', byTab: true })).toEqual(signedOutByTab)
+    expect(next(restoring, { type: 'signedOut', cause: { by: 'tab' } })).toEqual(signedOutByTab)
   })
 })
 
 describe('signed in', () => {
   it('renewed tokens of the same user: still signed in, the new token and its life taken', () => {
-    expect(next(signedIn, { type: 'tokensTaken', user: ada('a2', 600), arrivedBy: 'tab' })).toEqual({
+    expect(
+      next(signedIn, { type: 'tokensTaken', user: ada('a2', 600), arrivedBy: 'tab', cause: { by: 'tab' } }),
+    ).toEqual({
       ...signedIn,
       user: ada('a2', 600),
       expiresAt: NOW + 600_000,
@@ -101,7 +109,7 @@ describe('signed in', () => {
   })
 
   it('another user signs in (another tab): that user in the place of the last', () => {
-    expect(next(signedIn, { type: 'tokensTaken', user: grace, arrivedBy: 'tab' })).toMatchObject({
+    expect(next(signedIn, { type: 'tokensTaken', user: grace, arrivedBy: 'tab', cause: { by: 'tab' } })).toMatchObject({
       phase: 'signedIn',
       userId: 'user-grace',
       failures: 0,
@@ -109,24 +117,34 @@ describe('signed in', () => {
   })
 
   it('a token that has already expired has a life of nothing, never a negative one', () => {
-    expect(next(signedIn, { type: 'tokensTaken', user: ada('old', -5), arrivedBy: 'tab' })).toMatchObject({
+    expect(
+      next(signedIn, { type: 'tokensTaken', user: ada('old', -5), arrivedBy: 'tab', cause: { by: 'tab' } }),
+    ).toMatchObject({
       lifetimeMs: 0,
     })
   })
 
   it('a refresh that could not reach Echo counts one failure more; each one after adds one', () => {
-    expect(next(signedIn, { type: 'tokenRefreshInterrupted' })).toEqual({ ...signedIn, failures: 1 })
-    expect(next(reconnecting, { type: 'tokenRefreshInterrupted' })).toEqual({ ...signedIn, failures: 3 })
+    expect(next(signedIn, { type: 'tokenRefreshInterrupted', cause: { by: 'deadline' } })).toEqual({
+      ...signedIn,
+      failures: 1,
+    })
+    expect(next(reconnecting, { type: 'tokenRefreshInterrupted', cause: { by: 'deadline' } })).toEqual({
+      ...signedIn,
+      failures: 3,
+    })
   })
 
   it('new tokens end an outage: no failures left', () => {
-    expect(next(reconnecting, { type: 'tokensTaken', user: ada('a2'), arrivedBy: 'tab' })).toMatchObject({
+    expect(
+      next(reconnecting, { type: 'tokensTaken', user: ada('a2'), arrivedBy: 'tab', cause: { by: 'tab' } }),
+    ).toMatchObject({
       failures: 0,
     })
   })
 
   it('a refresh starting changes nothing', () => {
-    expect(next(reconnecting, { type: 'tokenRefreshStarted' })).toBe(reconnecting)
+    expect(next(reconnecting, { type: 'tokenRefreshStarted', cause: { by: 'renew-timer' } })).toBe(reconnecting)
   })
 
   it('a sign-in started, or failing to start, leaves the user signed in', () => {
@@ -135,9 +153,11 @@ describe('signed in', () => {
   })
 
   it('signed out by the user, by Echo refusing the refresh, or by another tab', () => {
-    expect(next(signedIn, { type: 'signedOut' })).toEqual(signedOut)
-    expect(next(reconnecting, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
-    expect(next(signedIn, { type: 'signedOut', byTab: true })).toEqual(signedOutByTab)
+    expect(next(signedIn, { type: 'signedOut', cause: { by: 'user' } })).toEqual(signedOut)
+    expect(
+      next(reconnecting, { type: 'signedOut', cause: { by: 'echo', error: 'invalid_grant' }, ended: ERROR }),
+    ).toEqual(signedOut)
+    expect(next(signedIn, { type: 'signedOut', cause: { by: 'tab' } })).toEqual(signedOutByTab)
   })
 })
 
@@ -148,26 +168,32 @@ describe('signed out', () => {
   })
 
   it("another tab's sign-in arrives: signed in", () => {
-    expect(next(signedOutByTab, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'tab' })).toEqual(signedIn)
+    expect(
+      next(signedOutByTab, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'tab', cause: { by: 'tab' } }),
+    ).toEqual(signedIn)
   })
 
   it("the other tab's word that the session ended: signed out, nothing more to wait for", () => {
-    expect(next(signedOutByTab, { type: 'signedOut', ended: ERROR })).toEqual(signedOut)
+    expect(
+      next(signedOutByTab, { type: 'signedOut', cause: { by: 'echo', error: 'invalid_grant' }, ended: ERROR }),
+    ).toEqual(signedOut)
   })
 
   it('an interruption without a user changes nothing', () => {
-    expect(next(signedOut, { type: 'tokenRefreshInterrupted' })).toBe(signedOut)
+    expect(next(signedOut, { type: 'tokenRefreshInterrupted', cause: { by: 'deadline' } })).toBe(signedOut)
   })
 })
 
 describe('signing in', () => {
   it('completed: signed in, the sign-in coming back', () => {
-    expect(next(signingIn, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'callback' })).toEqual(signedIn)
+    expect(
+      next(signingIn, { type: 'tokensTaken', user: ada('a1'), arrivedBy: 'callback', cause: { by: 'echo' } }),
+    ).toEqual(signedIn)
   })
 
   it('failed, or the window closed by the user: signed out', () => {
     expect(next(signingIn, { type: 'signInFailed', error: ERROR })).toEqual(signedOut)
-    expect(next(signingIn, { type: 'signedOut' })).toEqual(signedOut)
+    expect(next(signingIn, { type: 'signedOut', cause: { by: 'user' } })).toEqual(signedOut)
   })
 
   it('a second start of the same sign-in stays signing in', () => {

@@ -54,7 +54,7 @@ function page({ channel = true } = {}) {
 function recorder() {
   const heard: unknown[][] = []
   const events: TabEvents = {
-    storedUserChanged: (stored) => void heard.push(['storedUserChanged', stored]),
+    storedUserChanged: (stored, cleared) => void heard.push(['storedUserChanged', stored, cleared]),
     handedOver: (handed) => void heard.push(['handedOver', handed]),
     ended: () => void heard.push(['ended']),
   }
@@ -73,7 +73,7 @@ describe('tabs kept in step through storage events', () => {
     expect(channels).toHaveLength(1)
     storage.setItem(USER_KEY, toStorageString(user('access-1', 2_000)))
     storageEvent(USER_KEY)
-    expect(heard).toEqual([['storedUserChanged', user('access-1', 2_000)]])
+    expect(heard).toEqual([['storedUserChanged', user('access-1', 2_000), false]])
   })
 
   it("a sign-in or sign-out in another tab (this app's key written) reports the user now stored", () => {
@@ -85,17 +85,17 @@ describe('tabs kept in step through storage events', () => {
     storage.removeItem(USER_KEY)
     storageEvent(USER_KEY)
     expect(heard).toEqual([
-      ['storedUserChanged', user('access-1', 2_000)],
-      ['storedUserChanged', null],
+      ['storedUserChanged', user('access-1', 2_000), false],
+      ['storedUserChanged', null, false],
     ])
   })
 
-  it('storage cleared in another tab (key null) reports what is stored now', () => {
+  it('storage cleared in another tab (key null) reports what is stored now, and that it was cleared', () => {
     const { tabs, storageEvent } = page()
     const { heard, events } = recorder()
     tabs.listen(events)
     storageEvent(null)
-    expect(heard).toEqual([['storedUserChanged', null]])
+    expect(heard).toEqual([['storedUserChanged', null, true]])
   })
 
   it("another key written (another app's user, a sign-in state) reports nothing", () => {

@@ -196,11 +196,14 @@ describe('EchoAccount', () => {
     act(
       () =>
         void store.dispatch(
-          signedOut({
-            code: 'UNKNOWN_ERROR',
-            reason: 'session-ended',
-            message: 'Your session has ended. Sign in again.',
-          }),
+          signedOut(
+            { by: 'echo', error: 'invalid_grant' },
+            {
+              code: 'UNKNOWN_ERROR',
+              reason: 'session-ended',
+              message: 'Your session has ended. Sign in again.',
+            },
+          ),
         ),
     )
     const signIn = await screen.findByRole('button', { name: 'Sign in' })
@@ -213,7 +216,7 @@ describe('EchoAccount', () => {
     const elsewhere = screen.getByText('Elsewhere in the app')
     elsewhere.tabIndex = -1
     elsewhere.focus()
-    act(() => void store.dispatch(signedOut()))
+    act(() => void store.dispatch(signedOut({ by: 'user' })))
     await screen.findByRole('button', { name: 'Sign in' })
     expect(document.activeElement).toBe(elsewhere)
   })

@@ -87,9 +87,12 @@ describe('authSlice', () => {
 
   it('a refresh changes only the token, its expiry and isRefreshing', () => {
     const signedInState = reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1_000 }))
-    const refreshing = authSlice.reducer(signedInState, tokenRefreshStarted())
+    const refreshing = authSlice.reducer(signedInState, tokenRefreshStarted({ by: 'renew-timer' }))
     expect(refreshing).toEqual({ ...signedInState, isRefreshing: true })
-    const refreshed = authSlice.reducer(refreshing, tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }))
+    const refreshed = authSlice.reducer(
+      refreshing,
+      tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }, { by: 'echo' }),
+    )
     expect(refreshed).toEqual({ ...signedInState, accessToken: 't2', expiresAt: 2_000 })
     expect(refreshed.user).toBe(signedInState.user)
   })
@@ -97,14 +100,14 @@ describe('authSlice', () => {
   it('a refresh that could not reach Echo keeps the user and the token, and reports reconnecting until new tokens come', () => {
     const signedInState = reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1_000 }))
     const interrupted = authSlice.reducer(
-      authSlice.reducer(signedInState, tokenRefreshStarted()),
-      authSlice.actions.tokenRefreshInterrupted(),
+      authSlice.reducer(signedInState, tokenRefreshStarted({ by: 'renew-timer' })),
+      authSlice.actions.tokenRefreshInterrupted({ by: 'deadline' }),
     )
     expect(interrupted).toEqual({ ...signedInState, isReconnecting: true })
     expect(selectIsReconnecting(root(interrupted))).toBe(true)
-    const back = authSlice.reducer(interrupted, tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }))
+    const back = authSlice.reducer(interrupted, tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }, { by: 'echo' }))
     expect(back).toMatchObject({ status: 'authenticated', accessToken: 't2', isReconnecting: false })
-    expect(authSlice.reducer(interrupted, signedOut()).isReconnecting).toBe(false)
+    expect(authSlice.reducer(interrupted, signedOut({ by: 'user' })).isReconnecting).toBe(false)
   })
 
   it('a failed sign-in is unauthenticated with the error; starting again clears it', () => {
@@ -120,18 +123,18 @@ describe('authSlice', () => {
   })
 
   it('a sign-in in its own window leaves the page signed out while it is under way; leaving the page is loading', () => {
-    const signedOutNow = reduce(signedOut())
+    const signedOutNow = reduce(signedOut({ by: 'user' }))
     expect(authSlice.reducer(signedOutNow, signInStarted(true))).toMatchObject({
       status: 'unauthenticated',
       isSigningIn: true,
     })
     expect(authSlice.reducer(signedOutNow, signInStarted())).toMatchObject({ status: 'loading', isSigningIn: true })
-    const closed = authSlice.reducer(authSlice.reducer(signedOutNow, signInStarted(true)), signedOut())
+    const closed = authSlice.reducer(authSlice.reducer(signedOutNow, signInStarted(true)), signedOut({ by: 'user' }))
     expect(closed).toMatchObject({ status: 'unauthenticated', isSigningIn: false })
   })
 
   it('sign-out forgets the user and the token', () => {
-    expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }), signedOut())).toEqual({
+    expect(reduce(signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }), signedOut({ by: 'user' }))).toEqual({
       status: 'unauthenticated',
       user: null,
       accessToken: null,
@@ -172,7 +175,7 @@ describe('selectors', () => {
   it('while the session reconnects, a balance that got no answer is no error (isReconnecting says it); any other balance error still is', () => {
     const reconnecting = reduce(
       signedIn({ user: ada, accessToken: 't1', expiresAt: 1 }),
-      authSlice.actions.tokenRefreshInterrupted(),
+      authSlice.actions.tokenRefreshInterrupted({ by: 'deadline' }),
     )
     const withError = (error: object) =>
       ({

@@ -180,7 +180,7 @@ describe('balance', () => {
         expiresAt: Date.now() + 60_000,
       }),
     )
-    store.dispatch(signedOut())
+    store.dispatch(signedOut({ by: 'user' }))
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(sentTo(echo, '/api/v1/balance')).toHaveLength(before.paid)
     expect(store.getState().echo.balance).toMatchObject({ balance: null, status: 'idle' })

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 
 import { echoDevToolsOptions } from 'echo-rtk'
 
-import { signedIn, tokenRefreshed } from '../../src/store/authSlice'
+import { SESSION_ENDED } from '../../src/auth/sessionErrors'
+import {
+  signedIn,
+  signedOut,
+  tokenRefreshed,
+  tokenRefreshInterrupted,
+  tokenRefreshStarted,
+} from '../../src/store/authSlice'
+import { balanceAskedAgain } from '../../src/store/money/balanceFollower'
 
 const ada = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
 
@@ -15,7 +23,7 @@ describe('echoDevToolsOptions', () => {
     })
     expect(action.payload.accessToken).toBe('secret-token')
     expect(
-      echoDevToolsOptions.actionSanitizer!(tokenRefreshed({ accessToken: 'next', expiresAt: 2 }), 1),
+      echoDevToolsOptions.actionSanitizer!(tokenRefreshed({ accessToken: 'next', expiresAt: 2 }, { by: 'echo' }), 1),
     ).toMatchObject({
       payload: { accessToken: '[redacted]', expiresAt: 2 },
     })
@@ -31,5 +39,24 @@ describe('echoDevToolsOptions', () => {
       other: { nested: [{ refresh_token: '[redacted]', keep: 'me' }] },
     })
     expect(state.echo.auth.accessToken).toBe('secret-token')
+  })
+
+  it("every session action's cause reaches DevTools as it is (meta.cause), and its token never does", () => {
+    const actions = [
+      tokenRefreshStarted({ by: 'unauthorized', request: 'GET https://echo.merit.systems/api/v1/balance' }),
+      tokenRefreshInterrupted({ by: 'offline', detail: 'TypeError: Failed to fetch' }),
+      tokenRefreshed({ accessToken: 'secret-token', expiresAt: 2 }, { by: 'tab' }),
+      signedOut({ by: 'echo', error: 'invalid_grant' }, SESSION_ENDED),
+      balanceAskedAgain({ by: 'checkout', check: 3 }),
+    ]
+    const shown = actions.map((action, index) => echoDevToolsOptions.actionSanitizer!(action, index))
+    expect(shown.map((action) => (action as { meta?: unknown }).meta)).toEqual([
+      { cause: { by: 'unauthorized', request: 'GET https://echo.merit.systems/api/v1/balance' } },
+      { cause: { by: 'offline', detail: 'TypeError: Failed to fetch' } },
+      { cause: { by: 'tab' } },
+      { cause: { by: 'echo', error: 'invalid_grant' } },
+      { cause: { by: 'checkout', check: 3 } },
+    ])
+    expect(JSON.stringify(shown)).not.toContain('secret-token')
   })
 })

@@ -4,6 +4,18 @@ import { echoApi } from '../../api/query/echoApi'
 import { signedIn, signedOut, signInFailed, tokenRefreshed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
 
+/**
+ * Why the balance is asked for again, in the action's `meta.cause` (Redux DevTools shows it): a billed
+ * call ended, a checkout came back (its backoff's checks), or new tokens ended an outage. Coming back
+ * to the page is RTK Query's own refetch on `__rtkq/focused`.
+ */
+export type BalanceRefetchCause = { by: 'billed-call' } | { by: 'checkout'; check: number } | { by: 'reconnected' }
+
+/** The action that asks for the balance again (RTK Query's `invalidateTags(['Balance'])`), saying why. */
+export function balanceAskedAgain(cause: BalanceRefetchCause): UnknownAction {
+  return { ...echoApi.util.invalidateTags(['Balance']), meta: { cause } }
+}
+
 /** A query subscription: settles with its first answer. */
 type Subscription = PromiseLike<unknown> & { unsubscribe(): void }
 
@@ -64,7 +76,7 @@ export class BalanceFollower {
       this.#clear()
     } else if (this.#endsOutage) {
       this.#endsOutage = false
-      this.#dispatch(echoApi.util.invalidateTags(['Balance']))
+      this.#dispatch(balanceAskedAgain({ by: 'reconnected' }))
     }
   }
 

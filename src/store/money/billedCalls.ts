@@ -1,7 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
 import { createAuthorizedSend, createEchoFetch } from '../../api/authorizedFetch'
-import { echoApi } from '../../api/query/echoApi'
 import { routerOver } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
@@ -14,7 +13,7 @@ import { insufficientFundsDetected } from '../balanceSlice'
 import type { EchoRootState } from '../echoReducer'
 import { selectCredit, selectDailyLimit, selectIsAuthenticated, selectIsSpendLimitReached } from '../selectors'
 import type { EchoRuntime } from '../EchoRuntime'
-import type { BalanceFollower } from './balanceFollower'
+import { balanceAskedAgain, type BalanceFollower } from './balanceFollower'
 import type { SpendWatch } from './spendWatch'
 
 /**
@@ -86,7 +85,7 @@ export function createBilledFetch({
       pending = environment.setTimeout(refetchWhenQuiet, BALANCE_REFETCH_DELAY_MS)
     } else {
       pending = undefined
-      dispatch(echoApi.util.invalidateTags(['Balance']))
+      dispatch(balanceAskedAgain({ by: 'billed-call' }))
     }
   }
   const refetchBalanceSoon = () => {

@@ -6,6 +6,7 @@ import type { ResolvedEchoConfig } from '../../config'
 import { signedOut, signInFailed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
 import { selectCredit, SPENT_AT_OR_BELOW_USD } from '../selectors'
+import { balanceAskedAgain } from './balanceFollower'
 import { topUpCredited, topUpLate, topUpWaiting } from './moneySlice'
 import { roundUsd } from './spendWatch'
 
@@ -123,7 +124,7 @@ export class TopUpWatch {
   #check(): void {
     const topUp = this.#topUp
     if (topUp === null || !this.#running || this.#env === undefined) return
-    this.#dispatch(echoApi.util.invalidateTags(['Balance']))
+    this.#dispatch(balanceAskedAgain({ by: 'checkout', check: topUp.round + 1 }))
     const waited = this.#now() - topUp.since
     if (waited >= TOP_UP_LATE_MS) this.#dispatch(topUpLate())
     if (waited >= TOP_UP_GIVE_UP_MS) return void (topUp.check = null)

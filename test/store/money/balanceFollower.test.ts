@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { signIn, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from 'echo-rtk/testing'
-import { signedIn } from '../../../src/store/authSlice'
+import type { UnknownAction } from '@reduxjs/toolkit'
+
+import { echoApi } from '../../../src/api/query/echoApi'
+import { signedIn, tokenRefreshed } from '../../../src/store/authSlice'
+import type { EchoRootState } from '../../../src/store/echoReducer'
+import { balanceAskedAgain, BalanceFollower } from '../../../src/store/money/balanceFollower'
 import { CONFIG, echoStoresPerTest, paintQueue, sessionOf } from '../../support/echoStores'
 import { server } from '../../support/server'
 import { backFromEcho, ECHO, sentTo, serveEcho } from '../../support/testEcho'
@@ -117,5 +122,30 @@ describe('the balance of the signed-in user', () => {
     await settle()
     expect(balanceCalls(echo)).toBe(2)
     expect(store.getState().echo.balance.balance?.balance).toBe(12.5)
+  })
+})
+
+describe('why the balance is asked again', () => {
+  it('new tokens ending an outage ask for it saying so (Redux DevTools reads meta.cause)', () => {
+    const actions: UnknownAction[] = []
+    const reconnecting = { echo: { auth: { status: 'authenticated', isReconnecting: true, user: null } } }
+    const follower = new BalanceFollower(
+      (action) => (actions.push(action), action),
+      () => reconnecting as unknown as EchoRootState,
+      (run) => run(),
+    )
+    follower.start('app-1')
+    const renewed = tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }, { by: 'echo' })
+    follower.prepare(renewed)
+    follower.follow(renewed)
+    expect(actions).toHaveLength(1)
+    expect(echoApi.util.invalidateTags.match(actions[0])).toBe(true)
+    expect(actions[0]).toMatchObject({ payload: ['Balance'], meta: { cause: { by: 'reconnected' } } })
+  })
+
+  it('the action that asks again is RTK Query’s own, with its cause beside it', () => {
+    const asked = balanceAskedAgain({ by: 'billed-call' })
+    expect(echoApi.util.invalidateTags.match(asked)).toBe(true)
+    expect(asked).toEqual({ ...echoApi.util.invalidateTags(['Balance']), meta: { cause: { by: 'billed-call' } } })
   })
 })

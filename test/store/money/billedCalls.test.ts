@@ -82,9 +82,10 @@ function billedFetchOver(answer: () => Response, money: Partial<MoneyLoadedPaylo
     spend,
     balance: { loadNow: () => Promise.resolve() },
   })
-  const balanceRefetches = () => actions.filter((action) => echoApi.util.invalidateTags.match(action)).length
+  const refetchActions = () => actions.filter((action) => echoApi.util.invalidateTags.match(action))
+  const balanceRefetches = () => refetchActions().length
   const outOfCredits = () => store.getState().echo.balance.isInsufficientFunds
-  return { ...billed, sent, spend, balanceRefetches, outOfCredits }
+  return { ...billed, sent, spend, balanceRefetches, refetchActions, outOfCredits }
 }
 
 const whole = (status = 200, headers: HeadersInit = { 'Content-Type': 'application/json' }) =>
@@ -102,6 +103,8 @@ describe('the balance after billed calls', () => {
     expect(billed.balanceRefetches()).toBe(1)
     vi.advanceTimersByTime(10 * BALANCE_REFETCH_DELAY_MS)
     expect(billed.balanceRefetches()).toBe(1)
+    // Redux DevTools reads why.
+    expect(billed.refetchActions()[0]).toMatchObject({ meta: { cause: { by: 'billed-call' } } })
   })
 
   it('a burst of calls is one refetch, once 300 ms have passed with none ended', async () => {

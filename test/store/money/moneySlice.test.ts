@@ -141,10 +141,13 @@ describe('when the user leaves', () => {
   const used = [loaded, charge(0.25, 1.5), dailyLimitChosen(9), topUpWaiting()]
 
   it.each([
-    ['a sign-out', signedOut()],
+    ['a sign-out', signedOut({ by: 'user' })],
     [
       'the session ending',
-      signedOut({ code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' }),
+      signedOut(
+        { by: 'echo', error: 'invalid_grant' },
+        { code: 'UNKNOWN_ERROR', reason: 'session-ended', message: 'Your session has ended. Sign in again.' },
+      ),
     ],
     ['resetting the store (resetEchoStore)', sessionReset()],
   ] as [string, MoneyAction][])(

@@ -376,7 +376,7 @@ describe('what a call cost', () => {
   it('a call ending, or refused, after the user signed out counts nothing and throws nothing', () => {
     const { watch, money, store, balanceAsked } = signedInWithCredit(10)
     watch.callStarted()
-    store.dispatch(signedOut())
+    store.dispatch(signedOut({ by: 'user' }))
     expect(() => watch.callRefused()).not.toThrow()
     expect(() => watch.callEnded()).not.toThrow()
     const asked = balanceAsked()
@@ -489,7 +489,7 @@ describe('whose spend is watched', () => {
   })
 
   it.each([
-    ['a sign-out', signedOut()],
+    ['a sign-out', signedOut({ by: 'user' })],
     ['a sign-in that failed', signInFailed({ code: 'UNKNOWN_ERROR', reason: 'unknown', message: 'Sign-in failed' })],
   ] as [string, UnknownAction][])(
     "after %s nothing is watched: no other tab's spend, no midnight, no calls under way",

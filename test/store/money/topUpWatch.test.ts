@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createPaymentLink, signOut, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import { paidAtCheckout, type EchoEnvironment } from 'echo-rtk/testing'
+import type { UnknownAction } from '@reduxjs/toolkit'
+
 import { echoApi } from '../../../src/api/query/echoApi'
+import type { ResolvedEchoConfig } from '../../../src/config'
+import type { EchoRootState } from '../../../src/store/echoReducer'
+import { TopUpWatch } from '../../../src/store/money/topUpWatch'
 import { CONFIG, echoStoresPerTest } from '../../support/echoStores'
 import { server } from '../../support/server'
 import { ECHO, sentTo, serveEcho } from '../../support/testEcho'
@@ -269,5 +274,34 @@ describe('the way back from checkout', () => {
     const store = await signInThroughEcho()
     await store.dispatch(createPaymentLink({ amount: 5, successUrl: 'done.html' }, { checkoutIn: 'this-tab' }))
     expect(linkAsked(echo)).toBe('done.html')
+  })
+})
+
+describe('why the balance is asked during a top-up', () => {
+  it("each check's balance request says it is the checkout's, and which check it is (Redux DevTools reads it)", () => {
+    vi.useFakeTimers()
+    const actions: UnknownAction[] = []
+    const watch = new TopUpWatch(
+      (action) => (actions.push(action), action),
+      () => ({ echo: { auth: { status: 'authenticated' } } }) as unknown as EchoRootState,
+    )
+    const env = {
+      location: { href: 'http://localhost:3000/' },
+      history: { state: null, replaceState: () => undefined },
+      closeWindow: () => undefined,
+      openChannel: undefined,
+      now: () => Date.now(),
+      setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
+      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    } as unknown as EchoEnvironment
+    watch.start(env, { apiUrl: ECHO, appId: 'app-1' } as ResolvedEchoConfig)
+    watch.paid(5)
+    vi.advanceTimersByTime(2_000)
+    const asked = actions.filter((action) => echoApi.util.invalidateTags.match(action))
+    expect(asked.map((action) => (action as UnknownAction).meta)).toEqual([
+      { cause: { by: 'checkout', check: 1 } },
+      { cause: { by: 'checkout', check: 2 } },
+    ])
+    watch.stop()
   })
 })
