@@ -28,6 +28,7 @@ export type { EchoCharge, MoneyState, TopUpState, TopUpStatus } from './store/mo
 export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
 export { echoDevToolsOptions } from './store/devTools'
+export { echoDevMoments } from './store/devMoments'
 export { echoReducer, echoReducers } from './store/echoReducer'
 export type { EchoApiState, EchoRootState, EchoState } from './store/echoReducer'
 export {

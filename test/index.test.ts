@@ -32,6 +32,7 @@ describe('echo-rtk', () => {
         "createEchoStore",
         "createPaymentLink",
         "echoApi",
+        "echoDevMoments",
         "echoDevToolsOptions",
         "echoMiddleware",
         "echoReducer",

@@ -1,5 +1,7 @@
 import type { Action, DevToolsEnhancerOptions } from '@reduxjs/toolkit'
 
+import { echoDevMoments } from './devMoments'
+
 const REDACTED = '[redacted]'
 const TOKEN_KEY = /^(access_?token|refresh_?token|id_?token|token)$/i
 
@@ -16,13 +18,20 @@ export function redactTokens<T>(value: T, depth = 0): T {
 
 /**
  * Redux DevTools options that keep tokens out of the devtools: every token in an action or in the
- * state shows as `'[redacted]'`. `createEchoStore` uses them; pass them to your own `configureStore`.
+ * state shows as `'[redacted]'`. In development, DevTools' dispatcher lists the moments an app must
+ * handle (`echoDevMoments`: an expired token, the session ended, a 402, offline, a low balance, a
+ * top-up arriving), to play on the real session. `createEchoStore` uses them; pass them to your own
+ * `configureStore`.
  *
  * @example
  * configureStore({ reducer, middleware, devTools: echoDevToolsOptions })
  */
-export const echoDevToolsOptions: DevToolsEnhancerOptions = {
+const redacting: DevToolsEnhancerOptions = {
   name: 'echo-rtk',
   actionSanitizer: <A extends Action>(action: A): A => redactTokens(action),
   stateSanitizer: <S>(state: S): S => redactTokens(state),
 }
+
+// Bundlers replace NODE_ENV: production builds list and carry no moments.
+export const echoDevToolsOptions: DevToolsEnhancerOptions =
+  process.env.NODE_ENV === 'production' ? redacting : { ...redacting, actionCreators: echoDevMoments }

@@ -2,6 +2,7 @@ import { HttpResponse } from 'msw'
 
 import type { UserInfoClaims } from '../auth/echoUser'
 import type { EchoUserAccount } from '../api/wireTypes'
+import { REFUSED_BY_ECHO } from '../refusedByEcho'
 import { allowingOrigin } from './cors'
 import type { EchoEndpointName, EchoTestConfig } from './endpoints'
 import { echoFixtures } from './fixtures'
@@ -194,12 +195,12 @@ async function record(echo: MockEcho, request: Request): Promise<EchoRecordedReq
 }
 
 /**
- * Whether the request's token is one Echo takes now: any token but a refused one or one it issued
- * that has expired. With `rejectFirstAccessToken`, the first token shown is refused from then on.
+ * Whether the request's token is one Echo takes now: any token but a refused one, one it issued
+ * that has expired, or the token no Echo issues that echo-rtk's expired-token moment sends. With `rejectFirstAccessToken`, the first token shown is refused from then on.
  * @internal
  */
 export function tokenAccepted(echo: MockEcho, token: string | null): boolean {
-  if (token === null) return false
+  if (token === null || token === REFUSED_BY_ECHO) return false
   if (echo.options.rejectFirstAccessToken && !echo.sawToken) echo.refused.add(token)
   echo.sawToken = true
   const expiresAt = echo.accessTokenExpiry.get(token)

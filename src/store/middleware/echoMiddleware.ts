@@ -7,6 +7,7 @@ import type { EchoSession } from '../../auth/EchoSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import { sessionReset } from '../authSlice'
+import { DevMoments, stageOf } from '../devMoments'
 import { EchoRuntime } from '../EchoRuntime'
 import { checkoutPaid } from '../money/moneySlice'
 
@@ -31,6 +32,9 @@ export interface EchoMiddlewareOptions {
 function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let runtime: EchoRuntime | undefined
+    /** The moments a developer plays from Redux DevTools (development builds only), on this runtime's fetch. */
+    let moments: DevMoments | undefined
+    let saidNoMoments = false
 
     const start = (config: EchoConfig): EchoSession => {
       assertEchoReducers(store.getState())
@@ -39,10 +43,13 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         throw new Error(otherConfigMessage(runtime.config.appId, runtime.config.apiUrl))
       }
       if (runtime === undefined) {
-        const environment = sessionEnvironment(overrides)
-        // Bundlers replace NODE_ENV, and drop the warning from production builds.
-        if (process.env.NODE_ENV !== 'production')
+        let environment = sessionEnvironment(overrides)
+        // Bundlers replace NODE_ENV, and drop the warning and the moments from production builds.
+        if (process.env.NODE_ENV !== 'production') {
           for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
+          moments = new DevMoments(environment, resolved)
+          environment = { ...environment, fetch: moments.through(environment.fetch) }
+        }
         runtime = new EchoRuntime(store, resolved, environment)
       }
       runtime.start()
@@ -54,9 +61,21 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       if (startEchoSession.match(action)) return start(action.payload)
       if (stopEchoSession.match(action)) return runtime?.stop()
       if (checkoutPaid.match(action)) return runtime?.checkoutPaid()
+      // A moment played from Redux DevTools (echoDevMoments): recorded there, played by the runtime.
+      if (isDevMoment(action)) {
+        const result = next(action)
+        if (process.env.NODE_ENV !== 'production') {
+          if (runtime?.isRunning) moments?.play(action as UnknownAction, stageOf(runtime, store.dispatch))
+        } else if (!saidNoMoments) {
+          saidNoMoments = true
+          runtime?.environment.logWarning(`echo-rtk: ${(action as UnknownAction).type}: development builds only`)
+        }
+        return result
+      }
       if (sessionReset.match(action)) {
         const reset = runtime
         runtime = undefined
+        if (process.env.NODE_ENV !== 'production') moments = undefined
         reset?.stop()
         const result = next(action)
         store.dispatch(echoApi.util.resetApiState())
@@ -69,6 +88,10 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
     }
   }
 }
+
+/** Whether `action` is one of `echoDevMoments` (their types start with `echo/dev/`). */
+const isDevMoment = (action: unknown): boolean =>
+  typeof (action as { type?: unknown }).type === 'string' && (action as UnknownAction).type.startsWith('echo/dev/')
 
 /** Whether a copy of `echoApi.middleware` has run in the store whose state this is. */
 const isApiMiddlewareRegistered = (state: unknown): boolean =>

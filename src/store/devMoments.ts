@@ -1,0 +1,163 @@
+import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
+
+import type { FetchFunction } from '../api/tokenProvider'
+import type { EchoEnvironment } from '../auth/environment'
+import type { ResolvedEchoConfig } from '../config'
+import { ECHO_PATHS } from '../echoPaths'
+import { REFUSED_BY_ECHO } from '../refusedByEcho'
+import type { EchoRuntime } from './EchoRuntime'
+import { balanceAskedAgain } from './money/balanceFollower'
+
+// The moments an app must handle, played on demand in development (docs/api.md, "Moments on demand"):
+// actions a developer dispatches from Redux DevTools' dispatcher or from a test. Each is played on the
+// session's own fetch, so the real session and the real components take the same path a real fault
+// takes: a token Echo refuses, a refresh token Echo refuses, a 402, no network, a low balance, credits
+// arriving. Only development builds have this file: production code never reaches it.
+
+/** The type every moment's action starts with. */
+export const DEV_MOMENT = 'echo/dev/'
+
+/** The moments, as action creators: `echoDevToolsOptions.actionCreators` lists them in DevTools' dispatcher. */
+export const echoDevMoments = {
+  /** Echo refuses the access token of the next call (a 401): the call meets the one refresh, and is sent again. */
+  expireAccessToken: () => ({ type: `${DEV_MOMENT}expireAccessToken` }),
+  /** Echo refuses the next refresh, as when the refresh token was revoked: the session ends. */
+  endSessionAtNextRefresh: () => ({ type: `${DEV_MOMENT}endSessionAtNextRefresh` }),
+  /** The next billed call is answered 402, as when the credits ran out. */
+  answerNextBilledCallWith402: () => ({ type: `${DEV_MOMENT}answerNextBilledCallWith402` }),
+  /** Nothing reaches Echo for `seconds` (a refresh is tried at once), then the browser is back online. */
+  actOffline: (seconds = 15) => ({ type: `${DEV_MOMENT}actOffline`, payload: { seconds } }),
+  /** The balance is asked again and answered at half of `lowBalanceAt`, with no free tier left. */
+  showLowBalance: () => ({ type: `${DEV_MOMENT}showLowBalance` }),
+  /** A checkout paid for `amount` US dollars: the top-up is waited for, and the balance answers with it. */
+  playTopUpArriving: (amount = 10) => ({ type: `${DEV_MOMENT}playTopUpArriving`, payload: { amount } }),
+}
+
+/** What a moment acts on: the runtime's own ways to refresh, to ask for the balance and to wait for a top-up. */
+export interface MomentStage {
+  refresh(): void
+  askBalance(): void
+  checkoutPaid(): void
+}
+
+/** What a moment acts on, from the store's runtime: its session's refresh, the balance, a top-up waited for. */
+export function stageOf(runtime: EchoRuntime, dispatch: Dispatch): MomentStage {
+  return {
+    refresh: () => void runtime.session.coordinator.refreshToken().catch(() => undefined),
+    askBalance: () => dispatch(balanceAskedAgain({ by: 'dev-moment' })),
+    checkoutPaid: () => runtime.checkoutPaid(),
+  }
+}
+
+/** The moments asked for, played on the fetch under the session and the billed calls. */
+export class DevMoments {
+  readonly #env: EchoEnvironment
+  readonly #config: ResolvedEchoConfig
+  #refuseToken = false
+  #refuseRefresh = false
+  #paymentRequired = false
+  #offlineUntil = 0
+  #lowBalance = { paid: false, free: false }
+  #creditsAdded = 0
+  /** The credits of a top-up played show from the top-up's second check (2 s), as credits that take a moment. */
+  #creditsFrom = 0
+
+  constructor(env: EchoEnvironment, config: ResolvedEchoConfig) {
+    this.#env = env
+    this.#config = config
+  }
+
+  /** Plays `action`, one of {@link echoDevMoments}; says in the console what it did. */
+  play(action: UnknownAction, stage: MomentStage): void {
+    const name = action.type.slice(DEV_MOMENT.length)
+    const payload = (action.payload ?? {}) as { seconds?: unknown; amount?: unknown }
+    switch (name) {
+      case 'expireAccessToken':
+        this.#refuseToken = true
+        break
+      case 'endSessionAtNextRefresh':
+        this.#refuseRefresh = true
+        break
+      case 'answerNextBilledCallWith402':
+        this.#paymentRequired = true
+        break
+      case 'actOffline': {
+        const seconds = positive(payload.seconds, 15)
+        this.#offlineUntil = this.#env.now() + seconds * 1_000
+        stage.refresh()
+        // The browser's own signal that the network is back: the session and RTK Query both hear it.
+        this.#env.setTimeout(() => globalThis.dispatchEvent?.(new Event('online')), seconds * 1_000)
+        break
+      }
+      case 'showLowBalance':
+        this.#lowBalance = { paid: true, free: true }
+        stage.askBalance()
+        break
+      case 'playTopUpArriving':
+        this.#creditsAdded += positive(payload.amount, 10)
+        this.#creditsFrom = this.#env.now() + 1_000
+        stage.checkoutPaid()
+        break
+      default:
+        return this.#env.logWarning(
+          `echo-rtk: ${action.type} is no moment echo-rtk can play (echoDevMoments lists them)`,
+        )
+    }
+    this.#env.logWarning(`echo-rtk: playing ${name}, asked from Redux DevTools or a test (development only)`)
+  }
+
+  /** `fetch` with the moments asked for played on it. */
+  through(fetch: FetchFunction): FetchFunction {
+    return async (input, init = {}) => {
+      // A relative address (the app's own server) is none of Echo's: read against a base that names no host.
+      const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://relative.invalid')
+      const { apiUrl, baseRouterUrl } = this.#config
+      if (this.#env.now() < this.#offlineUntil)
+        throw new TypeError('Failed to fetch (acting offline: a moment played from Redux DevTools)')
+      if (this.#paymentRequired && url.href.startsWith(baseRouterUrl)) {
+        this.#paymentRequired = false
+        return Response.json({ error: 'Insufficient balance' }, { status: 402 })
+      }
+      let sent = init
+      if (this.#refuseRefresh && url.href === `${apiUrl}${ECHO_PATHS.token}` && init.body instanceof URLSearchParams) {
+        if (init.body.get('grant_type') === 'refresh_token') {
+          this.#refuseRefresh = false
+          const body = new URLSearchParams(init.body)
+          body.set('refresh_token', REFUSED_BY_ECHO)
+          sent = { ...init, body }
+        }
+      }
+      const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
+      if (this.#refuseToken && headers.has('Authorization')) {
+        this.#refuseToken = false
+        headers.set('Authorization', `Bearer ${REFUSED_BY_ECHO}`)
+        sent = { ...sent, headers }
+      }
+      const response = await fetch(input, sent)
+      return this.#balanceAnswer(url, response)
+    }
+  }
+
+  /** Echo's balance answers, with a low balance or the credits of a top-up played on them. */
+  async #balanceAnswer(url: URL, response: Response): Promise<Response> {
+    const path = url.href.slice(this.#config.apiUrl.length).split('?')[0]
+    const paid = path === ECHO_PATHS.balance
+    if (!response.ok || (!paid && path !== ECHO_PATHS.freeBalance)) return response
+    const low = paid ? this.#lowBalance.paid : this.#lowBalance.free
+    const credits = paid && this.#env.now() >= this.#creditsFrom ? this.#creditsAdded : 0
+    if (!low && credits === 0) return response
+    const answer = (await response.json()) as Record<string, unknown> & { userSpendInfo?: Record<string, unknown> }
+    if (paid) {
+      this.#lowBalance.paid = false
+      const balance = low ? this.#config.lowBalanceAt / 2 : Number(answer.balance) + credits
+      return Response.json({ ...answer, balance })
+    }
+    this.#lowBalance.free = false
+    const userSpendInfo = { ...answer.userSpendInfo, amountLeft: 0 }
+    return Response.json({ ...answer, userSpendInfo })
+  }
+}
+
+function positive(value: unknown, otherwise: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : otherwise
+}
