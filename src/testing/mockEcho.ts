@@ -2,7 +2,7 @@ import { HttpResponse } from 'msw'
 
 import type { UserInfoClaims } from '../auth/echoUser'
 import type { EchoUserAccount } from '../api/wireTypes'
-import { REFUSED_BY_ECHO } from '../refusedByEcho'
+import { REFUSED_BY_ECHO } from '../echoPaths'
 import { allowingOrigin } from './cors'
 import type { EchoEndpointName, EchoTestConfig } from './endpoints'
 import { echoFixtures } from './fixtures'
