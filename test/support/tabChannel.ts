@@ -4,17 +4,19 @@
  */
 export class TabChannel {
   readonly posted: unknown[] = []
-  readonly #listeners = new Set<(event: MessageEvent) => void>()
+  readonly #listeners = new Map<string, Set<(event: MessageEvent) => void>>()
   closed = false
 
   constructor(readonly name = 'echo-rtk:refresh') {}
 
-  addEventListener(_type: 'message', listener: (event: MessageEvent) => void): void {
-    this.#listeners.add(listener)
+  addEventListener(type: string, listener: (event: MessageEvent) => void): void {
+    const listeners = this.#listeners.get(type) ?? new Set()
+    listeners.add(listener)
+    this.#listeners.set(type, listeners)
   }
 
-  removeEventListener(_type: 'message', listener: (event: MessageEvent) => void): void {
-    this.#listeners.delete(listener)
+  removeEventListener(type: string, listener: (event: MessageEvent) => void): void {
+    this.#listeners.get(type)?.delete(listener)
   }
 
   postMessage(message: unknown): void {
@@ -27,13 +29,13 @@ export class TabChannel {
 
   /** How many listen for messages. */
   get messageListeners(): number {
-    return this.#listeners.size
+    return this.#listeners.get('message')?.size ?? 0
   }
 
   /** Another tab posts `data`. */
   receive(data: unknown): void {
     if (this.closed) return
-    for (const listener of [...this.#listeners]) listener({ data } as MessageEvent)
+    for (const listener of [...(this.#listeners.get('message') ?? [])]) listener({ data } as MessageEvent)
   }
 
   /** As the browser's channel, for an `EchoEnvironment`. */
