@@ -81,6 +81,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The agent skill's test on the skill's app (skills/echo-rtk/SKILL.md; test/skill.test.ts holds the
+          // files to the skill's text), so what a coding assistant copies passes.
+          name: 'skill',
+          environment: 'jsdom',
+          globals: true,
+          include: ['examples/skill-app/test/**/*.test.tsx'],
+          setupFiles: ['examples/skill-app/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.tsx'],
