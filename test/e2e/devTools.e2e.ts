@@ -3,6 +3,8 @@
 // sees what DevTools sees (every action that reaches the reducers, through echoDevToolsOptions'
 // sanitizer) and dispatches what its dispatcher would (echoDevToolsOptions.actionCreators). Each moment
 // played from there shows the real fault's UI and traffic, and the action log says why.
+import { join } from 'node:path'
+
 import type { Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -15,7 +17,14 @@ import { accountButton, askOnce, openDemo, signInThroughPages, type DemoUnderTes
  */
 function devToolsExtension() {
   type Recorded = { type: string; meta?: { cause?: Record<string, unknown> }; payload?: unknown }
-  type Instance = { log: Recorded[]; names: string[]; play(name: string, ...args: unknown[]): void }
+  type Instance = {
+    log: Recorded[]
+    names: string[]
+    play(name: string, ...args: unknown[]): void
+    /** Shows the state after action `index` (DevTools' jump), or the present with `null` (its "jump to the last action"). */
+    jumpTo(index: number | null): void
+    states: unknown[]
+  }
   const page = window as unknown as {
     __REDUX_DEVTOOLS_EXTENSION_COMPOSE__: unknown
     __devTools: { instances: Instance[]; readonly shown: Instance }
@@ -38,23 +47,44 @@ function devToolsExtension() {
     (...enhancers: ((next: CreateStore) => CreateStore)[]) =>
     (createStore: CreateStore) =>
     (reducer: Reducer, preloaded?: unknown) => {
-      const instance: Instance = { log: [], names: Object.keys(options.actionCreators ?? {}), play: () => undefined }
+      const names = Object.keys(options.actionCreators ?? {})
+      const instance: Instance = { log: [], names, states: [], play: () => undefined, jumpTo: () => undefined }
       instances.push(instance)
+      const JUMP = '@@devtools/JUMP_TO_STATE'
       let id = 0
-      // The extension lifts the reducer: it sees every action that reaches it, sanitized.
-      const recording: Reducer = (state, action) => {
-        const shown = options.actionSanitizer ? options.actionSanitizer(action, id++) : action
-        instance.log.push(JSON.parse(JSON.stringify(shown)) as Recorded)
-        return reducer(state, action)
+      let live = preloaded
+      let viewing: number | null = null
+      // The extension lifts the reducer: it sees every action that reaches it, sanitized, and keeps each
+      // state; after a jump the store shows the state jumped to while the live one goes on underneath.
+      const recording: Reducer = (_state, action) => {
+        if (action.type === JUMP) viewing = action.payload as number | null
+        else {
+          const shown = options.actionSanitizer ? options.actionSanitizer(action, id++) : action
+          instance.log.push(JSON.parse(JSON.stringify(shown)) as Recorded)
+          live = reducer(live, action)
+          instance.states.push(live)
+        }
+        return viewing === null ? live : instance.states[viewing]
       }
       const store = enhancers.reduceRight((next, enhancer) => enhancer(next), createStore)(recording, preloaded)
       instance.play = (name, ...args) => void store.dispatch(options.actionCreators![name]!(...args))
+      instance.jumpTo = (index) => void store.dispatch({ type: JUMP, payload: index })
       return store
     }
 }
 
 type Logged = { type: string; meta?: { cause?: Record<string, unknown> } }
-type Shown = { __devTools: { shown: { log: Logged[]; names: string[]; play(...args: unknown[]): void } } }
+type Shown = {
+  __devTools: {
+    shown: {
+      log: Logged[]
+      names: string[]
+      states: unknown[]
+      play(...args: unknown[]): void
+      jumpTo(index: number | null): void
+    }
+  }
+}
 const logged = (page: Page) => page.evaluate(() => (window as unknown as Shown).__devTools.shown.log)
 const play = (page: Page, name: string, ...args: unknown[]) =>
   page.evaluate(([moment, rest]) => (window as unknown as Shown).__devTools.shown.play(moment, ...rest), [
@@ -88,6 +118,7 @@ function watchTraffic(page: Page) {
   return sent
 }
 
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots')
 const ENDED = 'Your session has ended. Sign in again.'
 const reconnecting = (page: Page) => page.getByRole('button', { name: /^Echo credits .*, reconnecting$/ })
 
@@ -97,7 +128,6 @@ beforeAll(async () => {
   demo = await openDemo()
   page = demo.page
   await page.addInitScript(devToolsExtension)
-  page.on('console', (message) => console.log('[page]', message.type(), message.text()))
   await signInThroughPages(page, demo)
 })
 afterAll(async () => {
@@ -159,6 +189,28 @@ describe('Redux DevTools, with the moments an app must handle', () => {
     await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await page.getByText('You are out of credits. Add credits to keep going.').first().waitFor({ timeout: 10_000 })
     expect(traffic.filter((request) => request.url.startsWith(demo.routerUrl))).toEqual([])
+  })
+
+  it('time travel: a jump to before the sign-in shows "Sign in" over the live session; the jump to the last action comes home', async () => {
+    // The first state signed out: the page as it loaded, before the sign-in started.
+    const before = await page.evaluate(() =>
+      (window as unknown as Shown).__devTools.shown.states.findIndex(
+        (state) => (state as { echo: { auth: { status: string } } }).echo.auth.status === 'unauthenticated',
+      ),
+    )
+    expect(before).toBeGreaterThanOrEqual(0)
+    await page.evaluate((index) => (window as unknown as Shown).__devTools.shown.jumpTo(index), before)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 5_000 })
+    expect(await accountButton(page).count()).toBe(0)
+    await page.screenshot({ path: join(SCREENSHOTS, 'time-travel-past-desktop.png') })
+    // The session goes on underneath (a balance asked again): DevTools records it and stays where it was.
+    const recorded = (await logged(page)).length
+    await play(page, 'showLowBalance')
+    await expect.poll(async () => (await logged(page)).length, { timeout: 5_000 }).toBeGreaterThan(recorded + 1)
+    expect(await accountButton(page).count()).toBe(0)
+    await page.evaluate(() => (window as unknown as Shown).__devTools.shown.jumpTo(null))
+    await accountButton(page).waitFor({ timeout: 5_000 })
+    await page.screenshot({ path: join(SCREENSHOTS, 'time-travel-present-desktop.png') })
   })
 
   it("the session ended at the next refresh: Echo refuses it, the user reads why, and the log has Echo's error", async () => {
