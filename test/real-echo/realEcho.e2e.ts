@@ -17,6 +17,7 @@ import { createEchoServer } from 'echo-rtk/server'
 
 import { startDemo } from '../../scripts/startDemo.mjs'
 import { accountButton, CHROMIUM, CHROMIUM_ARGS, openAccount, shownBalance } from '../e2e/demoHarness'
+import { devToolsExtension, logged, play } from '../e2e/devToolsExtension'
 
 const CONTROL = process.env.ECHO_CONTROL_URL ?? 'http://localhost:3300'
 const ROUTER = process.env.ECHO_ROUTER_URL ?? 'http://localhost:3369'
@@ -329,6 +330,52 @@ describe("Echo's own server: a user with no credit, and an app with a free tier"
       await signInThroughEcho(app.page)
       const free = app.page.getByRole('region', { name: 'Credits' }).locator('[data-echo-balance-free]')
       await expect.poll(() => free.textContent(), { timeout: 30_000 }).toMatch(/^ Free tier \$\d+\.\d\d$/)
+    } finally {
+      await app.close()
+    }
+  }, 180_000)
+})
+
+describe("Echo's own server: moments played from Redux DevTools take the real fault's path", () => {
+  it("an expired token meets Echo's 401 and one refresh; the session ended at the next refresh is refused by Echo", async () => {
+    const app = await openApp(APP)
+    try {
+      await app.page.addInitScript(devToolsExtension)
+      const tokenRequests = watchTokenRequests(app.browser)
+      await signInToEcho(app.browser, PAYING_USER.provider)
+      await app.page.goto(APP_URL)
+      await signInThroughEcho(app.page)
+      const refreshes = () => tokenRequests.filter(({ grant }) => grant === 'refresh_token')
+
+      // Its 20-second tokens renew on their own too: what counts is what follows the moment.
+      const before = refreshes().length
+      await play(app.page, 'expireAccessToken')
+      await app.page.getByRole('button', { name: 'Ask', exact: true }).click()
+      const answer = app.page.getByRole('listitem', { name: 'Assistant' }).last()
+      await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Hello from fake')
+      await expect.poll(() => refreshes().slice(before).length).toBeGreaterThan(0)
+      await expect
+        .poll(() =>
+          refreshes()
+            .slice(before)
+            .every(({ status }) => status === 200),
+        )
+        .toBe(true)
+
+      await play(app.page, 'endSessionAtNextRefresh')
+      await play(app.page, 'expireAccessToken')
+      await play(app.page, 'showLowBalance')
+      await app.page.getByText('Your session has ended. Sign in again.').first().waitFor({ timeout: 30_000 })
+      await expect
+        .poll(() =>
+          refreshes()
+            .map(({ refreshToken }) => refreshToken)
+            .at(-1),
+        )
+        .toBe('echo-rtk-devtools-moment')
+      expect(refreshes().at(-1)?.status).toBeGreaterThanOrEqual(400)
+      const ended = (await logged(app.page)).filter(({ type }) => type === 'echo/auth/signedOut').at(-1)
+      expect(ended?.meta?.cause).toMatchObject({ by: 'echo' })
     } finally {
       await app.close()
     }
