@@ -28,7 +28,6 @@ export type { EchoCharge, MoneyState, TopUpState, TopUpStatus } from './store/mo
 export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
 export { echoDevToolsOptions } from './store/devTools'
-export { echoDevMoments } from './store/devMoments'
 export { echoReducer, echoReducers } from './store/echoReducer'
 export type { EchoApiState, EchoRootState, EchoState } from './store/echoReducer'
 export {
@@ -167,3 +166,4 @@ export type {
   SupportedModelsSource,
   UserSpendInfo,
 } from './api/wireTypes'
+export { echoDevMoments, type EchoDevMoment } from './store/devMoments'

@@ -4,7 +4,8 @@ import type { FetchFunction } from '../api/tokenProvider'
 import type { EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
 import { ECHO_PATHS, REFUSED_BY_ECHO } from '../echoPaths'
-import type { EchoRuntime } from './EchoRuntime'
+import { echoDevToolsOptions } from './devTools'
+import { EchoRuntime, type RuntimeStore } from './EchoRuntime'
 import { balanceAskedAgain } from './money/balanceFollower'
 
 // The moments an app must handle, played on demand in development (docs/api.md, "Moments on demand"):
@@ -19,17 +20,46 @@ export const DEV_MOMENT = 'echo/dev/'
 /** The moments, as action creators: `echoDevToolsOptions.actionCreators` lists them in DevTools' dispatcher. */
 export const echoDevMoments = {
   /** Echo refuses the access token of the next call (a 401): the call meets the one refresh, and is sent again. */
-  expireAccessToken: () => ({ type: `${DEV_MOMENT}expireAccessToken` }),
+  expireAccessToken: () => moment('expireAccessToken'),
   /** Echo refuses the next refresh, as when the refresh token was revoked: the session ends. */
-  endSessionAtNextRefresh: () => ({ type: `${DEV_MOMENT}endSessionAtNextRefresh` }),
+  endSessionAtNextRefresh: () => moment('endSessionAtNextRefresh'),
   /** The next billed call is answered 402, as when the credits ran out. */
-  answerNextBilledCallWith402: () => ({ type: `${DEV_MOMENT}answerNextBilledCallWith402` }),
+  answerNextBilledCallWith402: () => moment('answerNextBilledCallWith402'),
   /** Nothing reaches Echo for `seconds` (a refresh is tried at once), then the browser is back online. */
-  actOffline: (seconds = 15) => ({ type: `${DEV_MOMENT}actOffline`, payload: { seconds } }),
+  actOffline: (seconds = 15) => moment('actOffline', { seconds }),
   /** The balance is asked again and answered at half of `lowBalanceAt`, with no free tier left. */
-  showLowBalance: () => ({ type: `${DEV_MOMENT}showLowBalance` }),
+  showLowBalance: () => moment('showLowBalance'),
   /** A checkout paid for `amount` US dollars: the top-up is waited for, and the balance answers with it. */
-  playTopUpArriving: (amount = 10) => ({ type: `${DEV_MOMENT}playTopUpArriving`, payload: { amount } }),
+  playTopUpArriving: (amount = 10) => moment('playTopUpArriving', { amount }),
+}
+
+// Redux DevTools' dispatcher lists the moments (development builds only: bundlers replace NODE_ENV).
+if (process.env.NODE_ENV !== 'production') echoDevToolsOptions.actionCreators = echoDevMoments
+
+/** A moment as its action; `payload` when it takes one. */
+export type EchoDevMoment = {
+  type: string
+  payload?: { seconds?: number; amount?: number }
+}
+
+/** The stores a production build's moment has spoken to: each is told once. */
+const toldInProduction = new WeakSet<object>()
+
+/**
+ * The action of moment `name`, in development. A production build plays no moment: there it is a thunk
+ * that says so, once per store, and does nothing else (the store's middleware has no moments at all).
+ */
+function moment(name: string, payload?: EchoDevMoment['payload']): EchoDevMoment {
+  const action: EchoDevMoment =
+    payload === undefined ? { type: DEV_MOMENT + name } : { type: DEV_MOMENT + name, payload }
+  if (process.env.NODE_ENV !== 'production') return action
+  const sayOnce = (dispatch: object) => {
+    if (toldInProduction.has(dispatch)) return
+    toldInProduction.add(dispatch)
+    console.warn(`echo-rtk: ${action.type} plays only in development builds`)
+  }
+  // A thunk, which the store's thunk middleware runs and no reducer sees.
+  return sayOnce as unknown as EchoDevMoment
 }
 
 /** What a moment acts on: the runtime's own ways to refresh, to ask for the balance and to wait for a top-up. */
@@ -39,8 +69,28 @@ export interface MomentStage {
   checkoutPaid(): void
 }
 
+/** Each runtime's moments, kept for its life (a development build's runtimes only). */
+const momentsOfRuntime = new WeakMap<EchoRuntime, DevMoments>()
+
+/** A store's runtime whose fetch plays the moments asked of it (development builds only). */
+export function runtimeWithMoments(
+  store: RuntimeStore,
+  config: ResolvedEchoConfig,
+  environment: EchoEnvironment,
+): EchoRuntime {
+  const moments = new DevMoments(environment, config)
+  const runtime = new EchoRuntime(store, config, { ...environment, fetch: moments.through(environment.fetch) })
+  momentsOfRuntime.set(runtime, moments)
+  return runtime
+}
+
+/** Plays moment `action` on `runtime`, if it runs and has moments. */
+export function playMoment(runtime: EchoRuntime, action: UnknownAction, dispatch: Dispatch): void {
+  if (runtime.isRunning) momentsOfRuntime.get(runtime)?.play(action, stageOf(runtime, dispatch))
+}
+
 /** What a moment acts on, from the store's runtime: its session's refresh, the balance, a top-up waited for. */
-export function stageOf(runtime: EchoRuntime, dispatch: Dispatch): MomentStage {
+function stageOf(runtime: EchoRuntime, dispatch: Dispatch): MomentStage {
   return {
     refresh: () => void runtime.session.coordinator.refreshToken().catch(() => undefined),
     askBalance: () => dispatch(balanceAskedAgain({ by: 'dev-moment' })),

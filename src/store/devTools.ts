@@ -1,7 +1,5 @@
 import type { Action, DevToolsEnhancerOptions } from '@reduxjs/toolkit'
 
-import { echoDevMoments } from './devMoments'
-
 const REDACTED = '[redacted]'
 const TOKEN_KEY = /^(access_?token|refresh_?token|id_?token|token)$/i
 
@@ -26,12 +24,8 @@ export function redactTokens<T>(value: T, depth = 0): T {
  * @example
  * configureStore({ reducer, middleware, devTools: echoDevToolsOptions })
  */
-const redacting: DevToolsEnhancerOptions = {
+export const echoDevToolsOptions: DevToolsEnhancerOptions = {
   name: 'echo-rtk',
   actionSanitizer: <A extends Action>(action: A): A => redactTokens(action),
   stateSanitizer: <S>(state: S): S => redactTokens(state),
 }
-
-// Bundlers replace NODE_ENV: production builds list and carry no moments.
-export const echoDevToolsOptions: DevToolsEnhancerOptions =
-  process.env.NODE_ENV === 'production' ? redacting : { ...redacting, actionCreators: echoDevMoments }

@@ -120,14 +120,18 @@ describe('moments played on demand, in development', () => {
 })
 
 describe('moments in a production build', () => {
-  it('play nothing, and say so once', () => {
+  it('play nothing, and say so once per store', () => {
     const echo = serveEcho()
     vi.stubEnv('NODE_ENV', 'production')
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const store = newStore()
     store.dispatch(echoDevMoments.answerNextBilledCallWith402())
     store.dispatch(echoDevMoments.actOffline(60))
-    expect(warned.mock.calls).toEqual([['echo-rtk: echo/dev/answerNextBilledCallWith402: development builds only']])
+    newStore().dispatch(echoDevMoments.showLowBalance())
+    expect(warned.mock.calls).toEqual([
+      ['echo-rtk: echo/dev/answerNextBilledCallWith402 plays only in development builds'],
+      ['echo-rtk: echo/dev/showLowBalance plays only in development builds'],
+    ])
     expect(echo.requests).toEqual([])
     expect(auth(store).isReconnecting).toBe(false)
   })

@@ -7,7 +7,7 @@ import type { EchoSession } from '../../auth/EchoSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import { sessionReset } from '../authSlice'
-import { DevMoments, stageOf } from '../devMoments'
+import { playMoment, runtimeWithMoments } from '../devMoments'
 import { EchoRuntime } from '../EchoRuntime'
 import { checkoutPaid } from '../money/moneySlice'
 
@@ -32,9 +32,6 @@ export interface EchoMiddlewareOptions {
 function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let runtime: EchoRuntime | undefined
-    /** The moments a developer plays from Redux DevTools (development builds only), on this runtime's fetch. */
-    let moments: DevMoments | undefined
-    let saidNoMoments = false
 
     const start = (config: EchoConfig): EchoSession => {
       assertEchoReducers(store.getState())
@@ -43,14 +40,12 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         throw new Error(otherConfigMessage(runtime.config.appId, runtime.config.apiUrl))
       }
       if (runtime === undefined) {
-        let environment = sessionEnvironment(overrides)
+        const environment = sessionEnvironment(overrides)
         // Bundlers replace NODE_ENV, and drop the warning and the moments from production builds.
         if (process.env.NODE_ENV !== 'production') {
           for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
-          moments = new DevMoments(environment, resolved)
-          environment = { ...environment, fetch: moments.through(environment.fetch) }
-        }
-        runtime = new EchoRuntime(store, resolved, environment)
+          runtime = runtimeWithMoments(store, resolved, environment)
+        } else runtime = new EchoRuntime(store, resolved, environment)
       }
       runtime.start()
       return runtime.session
@@ -61,21 +56,16 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       if (startEchoSession.match(action)) return start(action.payload)
       if (stopEchoSession.match(action)) return runtime?.stop()
       if (checkoutPaid.match(action)) return runtime?.checkoutPaid()
-      // A moment played from Redux DevTools (echoDevMoments): recorded there, played by the runtime.
-      if (isDevMoment(action)) {
+      // A moment played from Redux DevTools (echoDevMoments): recorded there, played on the runtime. A production
+      // build has none of this (its moments say so themselves, devMoments.ts).
+      if (process.env.NODE_ENV !== 'production' && isDevMoment(action)) {
         const result = next(action)
-        if (process.env.NODE_ENV !== 'production') {
-          if (runtime?.isRunning) moments?.play(action as UnknownAction, stageOf(runtime, store.dispatch))
-        } else if (!saidNoMoments) {
-          saidNoMoments = true
-          runtime?.environment.logWarning(`echo-rtk: ${(action as UnknownAction).type}: development builds only`)
-        }
+        if (runtime !== undefined) playMoment(runtime, action as UnknownAction, store.dispatch)
         return result
       }
       if (sessionReset.match(action)) {
         const reset = runtime
         runtime = undefined
-        if (process.env.NODE_ENV !== 'production') moments = undefined
         reset?.stop()
         const result = next(action)
         store.dispatch(echoApi.util.resetApiState())
