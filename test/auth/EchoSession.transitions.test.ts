@@ -5,6 +5,7 @@ import type { EchoEnvironment, WakeCause } from '../../src/auth/environment'
 import type { SessionReporter } from '../../src/auth/sessionState'
 import { storedUserKey, toStorageString, type StoredUser } from '../../src/auth/storedUser'
 import { resolveConfig, type EchoConfig } from '../../src/config'
+import { lastingStorage } from '../support/memoryStorage'
 import { APP_ID, APP_URL, ECHO } from '../support/testEcho'
 import { TabChannel } from '../support/tabChannel'
 
@@ -25,29 +26,6 @@ function userOf(sub: string, token: string, expiresInS: number): StoredUser {
     scope: 'llm:invoke offline_access',
     profile: { sub, name: sub },
     expires_at: Math.floor(Date.now() / 1000) + expiresInS,
-  }
-}
-
-/** A Storage that lasts, as the browser's `localStorage` (not the session's page-lifetime stand-in). */
-class LastingStorage implements Storage {
-  readonly #items = new Map<string, string>()
-  get length(): number {
-    return this.#items.size
-  }
-  key(index: number): string | null {
-    return [...this.#items.keys()][index] ?? null
-  }
-  getItem(key: string): string | null {
-    return this.#items.get(key) ?? null
-  }
-  setItem(key: string, value: string): void {
-    this.#items.set(key, value)
-  }
-  removeItem(key: string): void {
-    this.#items.delete(key)
-  }
-  clear(): void {
-    this.#items.clear()
   }
 }
 
@@ -97,7 +75,7 @@ function tab({
   /** Echo's API (`/api/v1/…`) answering a request with this token. */
   api?: (url: string, token: string | null) => Response
 } = {}) {
-  const storage = new LastingStorage()
+  const storage = lastingStorage()
   if (stored !== undefined) storage.setItem(USER_KEY, toStorageString(stored))
   const reports: Report[] = []
   const record =
@@ -136,13 +114,7 @@ function tab({
       return token(form, init?.signal ?? new AbortController().signal)
     },
     locks: undefined,
-    openChannel: channel
-      ? () => {
-          const opened = new TabChannel()
-          channels.push(opened)
-          return opened.asBroadcastChannel()
-        }
-      : undefined,
+    openChannel: channel ? TabChannel.opener(channels) : undefined,
     onStorage: (listener) => {
       storageListeners.add(listener)
       return () => storageListeners.delete(listener)

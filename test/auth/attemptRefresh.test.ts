@@ -66,13 +66,7 @@ function tab({ channel = true, locks }: { channel?: boolean; locks?: EchoEnviron
     storage,
     fetch: echo.fetch,
     locks,
-    openChannel: channel
-      ? () => {
-          const opened = new TabChannel()
-          channels.push(opened)
-          return opened.asBroadcastChannel()
-        }
-      : undefined,
+    openChannel: channel ? TabChannel.opener(channels) : undefined,
     onStorage: () => () => undefined,
     now: () => Date.now(),
     setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),

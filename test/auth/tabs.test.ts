@@ -30,13 +30,7 @@ function page({ channel = true } = {}) {
       storageListeners.push(listener)
       return () => void storageListeners.splice(storageListeners.indexOf(listener), 1)
     },
-    openChannel: channel
-      ? (name: string) => {
-          const opened = new TabChannel(name)
-          channels.push(opened)
-          return opened.asBroadcastChannel()
-        }
-      : undefined,
+    openChannel: channel ? TabChannel.opener(channels) : undefined,
   }
   return {
     tabs: new TabSync(config, env as unknown as EchoEnvironment),

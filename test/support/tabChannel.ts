@@ -42,4 +42,13 @@ export class TabChannel {
   asBroadcastChannel(): BroadcastChannel {
     return this as unknown as BroadcastChannel
   }
+
+  /** An `EchoEnvironment.openChannel` that keeps each channel it opens in `opened`, newest last. */
+  static opener(opened: TabChannel[]): (name: string) => BroadcastChannel {
+    return (name) => {
+      const channel = new TabChannel(name)
+      opened.push(channel)
+      return channel.asBroadcastChannel()
+    }
+  }
 }
