@@ -166,4 +166,5 @@ export type {
   SupportedModelsSource,
   UserSpendInfo,
 } from './api/wireTypes'
-export { echoDevMoments, type EchoDevMoment } from './store/devMoments'
+export { echoDevMoments } from './store/devMoments'
+export type { EchoDevMoment } from './store/devMoments'

@@ -13,5 +13,8 @@ export type { EchoSignInFlow } from './testing/signIn'
 export type { UserInfoClaims } from './auth/echoUser'
 /** How long one refresh may take before it fails (10 s): to move a fake clock past a stuck refresh. */
 export { REFRESH_TIMEOUT_MS } from './config'
-/** What `createEchoMiddleware({ environment })` and `createEchoStore({ environment })` take: parts of the browser a test replaces. */
+/**
+ * What `createEchoMiddleware({ environment })` and `createEchoStore({ environment })` take: parts of the browser a
+ * test replaces.
+ */
 export type { EchoEnvironment, PopupWindow, WakeCause } from './auth/environment'

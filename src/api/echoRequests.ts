@@ -137,7 +137,7 @@ async function answersUnreadably(url: string, signal: AbortSignal | undefined): 
 /** The payment description when the caller gives none. */
 export const DEFAULT_PAYMENT_DESCRIPTION = 'Echo Credits'
 
-/** The list answer as the live server sends it (`{ items, page, ... }`); older answers, and echo-rtk's own type, `{ apps }`. */
+/** The list answer as the live server sends it (`{ items, page, ... }`); older answers and ours: `{ apps }`. */
 interface PagedApps {
   items: EchoApp[]
 }

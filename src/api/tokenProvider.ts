@@ -35,7 +35,10 @@ export type RefreshCause =
   | { by: 'renew-timer' }
   /** Echo could not be reached before: the backoff's next try (`attempt` 2 is the first try again). */
   | { by: 'retry'; attempt: number }
-  /** A request was answered 401: `request` is its method and address without the query (`GET https://…/api/v1/balance`). */
+  /**
+   * A request was answered 401: `request` is its method and address, without the query
+   * (`GET https://…/api/v1/balance`).
+   */
   | { by: 'unauthorized'; request: string }
   /** `getToken()` found the token expired. */
   | { by: 'expired-token' }
@@ -46,6 +49,8 @@ export type RefreshCause =
   | { by: 'start-up' }
   /** The app asked for it (a token provider's `refreshToken()` called with no cause). */
   | { by: 'app' }
+  /** A moment played from Redux DevTools in development (`echoDevMoments.actOffline`). */
+  | { by: 'dev-moment' }
 
 /** A `fetch`-compatible function: the shape `createEchoFetch` takes and returns. */
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>

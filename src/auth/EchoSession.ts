@@ -83,7 +83,8 @@ export class EchoSession {
       refreshToken: (cause?: RefreshCause) => this.#renew(cause ?? { by: 'app' }),
     }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
-    // Stopped means inert: a call made through a stopped session (an unmounted provider's query or model call) sends nothing.
+    // Stopped means inert: a call made through a stopped session (an unmounted provider's query or model call)
+    // sends nothing.
     this.fetch = (input, init) =>
       this.#running ? env.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: this.fetch })

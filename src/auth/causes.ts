@@ -27,15 +27,17 @@ export type TokensCause =
   | { by: 'echo' }
   /** Another tab's refresh: stored, or handed over on the tabs' channel. */
   | { by: 'tab' }
-  /** Read from storage when the page loaded. */
+  /** Read from storage when the page loaded (a sign-in: `signedIn` says it in `arrivedBy`). */
   | { by: 'storage' }
 
 /** Why nobody is signed in now. */
 export type SignOutCause =
   /** The user signed out (`signOut()`). */
   | { by: 'user' }
-  /** Echo refused the refresh token: `error` is Echo's (`invalid_grant`), or the status when it gave none. */
+  /** Echo refused the refresh token: `error` is Echo's OAuth error code (`invalid_grant`), else the status. */
   | { by: 'echo'; error: string }
+  /** Echo answered the refresh with no access token. */
+  | { by: 'no-access-token' }
   /** The refresh token's own life was over, or there was none: nothing to renew with. */
   | { by: 'refresh-token-expired' }
   | { by: 'no-refresh-token' }

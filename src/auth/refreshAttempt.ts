@@ -136,7 +136,7 @@ export async function attemptRefresh(
       // No turn before the deadline, or something broke in it (storage refusing a write, say).
       if (deadline.signal.aborted && !granted) return timedOut()
       const failure = error instanceof Error ? error : new Error(String(error))
-      return { kind: 'unreachable', error: failure, cause: { by: 'error', message: failure.message } }
+      return { kind: 'unreachable', error: failure, cause: { by: 'error', message: causeText(failure.message) } }
     },
   )
   const outcome = await Promise.race([turn, deadline.reached])
@@ -248,7 +248,8 @@ export async function requestRefreshGrant(
   } catch (error) {
     // The request never got a whole answer: offline, a reset, a page going away, or the late-answer limit.
     if (signal.aborted) return { kind: 'unreachable', error: new Error(NO_ANSWER_IN_TIME), cause: { by: 'deadline' } }
-    return { kind: 'unreachable', error: new Error(describe(error)), cause: { by: 'offline', detail: describe(error) } }
+    const detail = describe(error)
+    return { kind: 'unreachable', error: new Error(detail), cause: { by: 'offline', detail: causeText(detail) } }
   }
   const answer = parseJsonObject(body)
   if (status >= 500 || TRY_AGAIN_STATUSES.has(status))
@@ -258,7 +259,7 @@ export async function requestRefreshGrant(
       cause: { by: 'status', status },
     }
   if (status < 200 || status >= 300) {
-    const cause = { by: 'echo', error: text(answer?.error) ?? `status ${status}` } as const
+    const cause = { by: 'echo', error: oauthErrorCode(answer?.error) ?? `status ${status}` } as const
     return { kind: 'refused', error: new Error(refusalText(answer, status)), cause }
   }
   if (answer === null) {
@@ -267,7 +268,7 @@ export async function requestRefreshGrant(
   }
   if (typeof answer.access_token !== 'string' || answer.access_token === '') {
     const error = new Error('Silent renew did not yield a new access token')
-    return { kind: 'refused', error, cause: { by: 'echo', error: 'no access token in the answer' } }
+    return { kind: 'refused', error, cause: { by: 'no-access-token' } }
   }
   return { kind: 'tokens', user: renewedUser(user, answer, now) }
 }
@@ -294,6 +295,19 @@ function renewedUser(user: RefreshableUser, answer: Record<string, unknown>, now
 /** Echo's words for a refusal: `error_description`, else `error`, else the status. */
 function refusalText(answer: Record<string, unknown> | null, status: number): string {
   return text(answer?.error_description) ?? text(answer?.error) ?? `Echo refused the refresh (status ${status})`
+}
+
+/**
+ * Echo's `error`, if it is an OAuth error code (RFC 6749's characters but the space, at most 64): what
+ * answered a refresh with 4xx may be any server, and its words go to Redux DevTools only as a code.
+ */
+function oauthErrorCode(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(value) ? value : undefined
+}
+
+/** A message as a cause carries it: at most 120 characters. */
+function causeText(message: string): string {
+  return message.length > 120 ? `${message.slice(0, 119)}…` : message
 }
 
 /** `value` if it is text that says something, else `undefined`. */

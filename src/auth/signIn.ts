@@ -134,7 +134,7 @@ export async function fetchUserInfo(
   return (image === null ? claims : { ...claims, picture: image }) as UserInfoClaims
 }
 
-/** The image of the user's Echo account (`image`, else `picture`), or `null` when there is none or it cannot be read. */
+/** The image of the user's Echo account (`image`, else `picture`), or `null` when there is none or it is unreadable. */
 async function fetchAccountImage(
   fetch: FetchFunction,
   apiUrl: string,

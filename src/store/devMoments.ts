@@ -17,7 +17,13 @@ import { balanceAskedAgain } from './money/balanceFollower'
 /** The type every moment's action starts with. */
 export const DEV_MOMENT = 'echo/dev/'
 
-/** The moments, as action creators: `echoDevToolsOptions.actionCreators` lists them in DevTools' dispatcher. */
+/**
+ * The moments, as action creators: `echoDevToolsOptions.actionCreators` lists them in DevTools' dispatcher.
+ *
+ * @example
+ * // In a test, or from DevTools' dispatcher: the next call meets a 401 and the one refresh.
+ * store.dispatch(echoDevMoments.expireAccessToken())
+ */
 export const echoDevMoments = {
   /** Echo refuses the access token of the next call (a 401): the call meets the one refresh, and is sent again. */
   expireAccessToken: () => moment('expireAccessToken'),
@@ -65,6 +71,7 @@ function moment(name: string, payload?: EchoDevMoment['payload']): EchoDevMoment
 /** What a moment acts on: the runtime's own ways to refresh, to ask for the balance and to wait for a top-up. */
 export interface MomentStage {
   refresh(): void
+  isRunning(): boolean
   askBalance(): void
   checkoutPaid(): void
 }
@@ -84,15 +91,23 @@ export function runtimeWithMoments(
   return runtime
 }
 
-/** Plays moment `action` on `runtime`, if it runs and has moments. */
+/** Plays moment `action` on `runtime`; a stopped runtime plays none, and says so. */
 export function playMoment(runtime: EchoRuntime, action: UnknownAction, dispatch: Dispatch): void {
-  if (runtime.isRunning) momentsOfRuntime.get(runtime)?.play(action, stageOf(runtime, dispatch))
+  if (!runtime.isRunning)
+    return runtime.environment.logWarning(`echo-rtk: ${action.type} not played: the store's session is stopped`)
+  momentsOfRuntime.get(runtime)?.play(action, stageOf(runtime, dispatch))
+}
+
+/** The user signed out: the moments asked for and not played yet, and the credits of a top-up played, go. */
+export function forgetMoments(runtime: EchoRuntime): void {
+  momentsOfRuntime.get(runtime)?.forget()
 }
 
 /** What a moment acts on, from the store's runtime: its session's refresh, the balance, a top-up waited for. */
 function stageOf(runtime: EchoRuntime, dispatch: Dispatch): MomentStage {
   return {
-    refresh: () => void runtime.session.coordinator.refreshToken().catch(() => undefined),
+    refresh: () => void runtime.session.coordinator.refreshToken({ by: 'dev-moment' }).catch(() => undefined),
+    isRunning: () => runtime.isRunning,
     askBalance: () => dispatch(balanceAskedAgain({ by: 'dev-moment' })),
     checkoutPaid: () => runtime.checkoutPaid(),
   }
@@ -116,6 +131,15 @@ export class DevMoments {
     this.#config = config
   }
 
+  /** Forgets every moment asked for and not played yet, and the credits of a top-up played (a sign-out). */
+  forget(): void {
+    this.#refuseToken = false
+    this.#refuseRefresh = false
+    this.#paymentRequired = false
+    this.#lowBalance = { paid: false, free: false }
+    this.#creditsAdded = 0
+  }
+
   /** Plays `action`, one of {@link echoDevMoments}; says in the console what it did. */
   play(action: UnknownAction, stage: MomentStage): void {
     const name = action.type.slice(DEV_MOMENT.length)
@@ -134,8 +158,10 @@ export class DevMoments {
         const seconds = positive(payload.seconds, 15)
         this.#offlineUntil = this.#env.now() + seconds * 1_000
         stage.refresh()
-        // The browser's own signal that the network is back: the session and RTK Query both hear it.
-        this.#env.setTimeout(() => globalThis.dispatchEvent?.(new Event('online')), seconds * 1_000)
+        // The browser's own signal that the network is back, which the session and RTK Query both hear; not
+        // for a store stopped meanwhile, nor while the browser is really offline.
+        const back = () => stage.isRunning() && globalThis.navigator?.onLine !== false
+        this.#env.setTimeout(() => back() && globalThis.dispatchEvent?.(new Event('online')), seconds * 1_000)
         break
       }
       case 'showLowBalance':
@@ -160,7 +186,7 @@ export class DevMoments {
     return async (input, init = {}) => {
       // A relative address (the app's own server) is none of Echo's: read against a base that names no host.
       const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://relative.invalid')
-      const { apiUrl, baseRouterUrl } = this.#config
+      const { baseRouterUrl } = this.#config
       if (this.#env.now() < this.#offlineUntil)
         throw new TypeError('Failed to fetch (acting offline: a moment played from Redux DevTools)')
       if (this.#paymentRequired && url.href.startsWith(baseRouterUrl)) {
@@ -168,7 +194,7 @@ export class DevMoments {
         return Response.json({ error: 'Insufficient balance' }, { status: 402 })
       }
       let sent = init
-      if (this.#refuseRefresh && url.href === `${apiUrl}${ECHO_PATHS.token}` && init.body instanceof URLSearchParams) {
+      if (this.#refuseRefresh && url.href === this.#echoUrl(ECHO_PATHS.token) && init.body instanceof URLSearchParams) {
         if (init.body.get('grant_type') === 'refresh_token') {
           this.#refuseRefresh = false
           const body = new URLSearchParams(init.body)
@@ -187,11 +213,16 @@ export class DevMoments {
     }
   }
 
+  /** The address of Echo's `path`, as `URL` writes it. */
+  #echoUrl(path: string): string {
+    return new URL(`${this.#config.apiUrl}${path}`).href
+  }
+
   /** Echo's balance answers, with a low balance or the credits of a top-up played on them. */
   async #balanceAnswer(url: URL, response: Response): Promise<Response> {
-    const path = url.href.slice(this.#config.apiUrl.length).split('?')[0]
-    const paid = path === ECHO_PATHS.balance
-    if (!response.ok || (!paid && path !== ECHO_PATHS.freeBalance)) return response
+    const address = url.origin + url.pathname
+    const paid = address === this.#echoUrl(ECHO_PATHS.balance)
+    if (!response.ok || (!paid && address !== this.#echoUrl(ECHO_PATHS.freeBalance))) return response
     const low = paid ? this.#lowBalance.paid : this.#lowBalance.free
     const credits = paid && this.#env.now() >= this.#creditsFrom ? this.#creditsAdded : 0
     if (!low && credits === 0) return response

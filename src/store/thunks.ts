@@ -77,7 +77,9 @@ export const setDailyLimit =
         new EchoError({
           code: 'UNKNOWN_ERROR',
           reason: 'bad-argument',
-          message: `The daily limit must be an amount in US dollars from 0.01 to ${MAX_DAILY_LIMIT}, or null for none (got ${String(limit)})`,
+          message:
+            `The daily limit must be an amount in US dollars from 0.01 to ${MAX_DAILY_LIMIT}, or null for none ` +
+            `(got ${String(limit)})`,
         }),
       )
     }

@@ -54,7 +54,8 @@ export type EchoHandlers = HttpHandler[] & {
 /**
  * msw handlers that answer like Echo: OAuth (authorize with PKCE, the token endpoint, userinfo),
  * the eight `/api/v1` calls, and the router's chat, responses, messages and Google endpoints
- * (streamed when asked), each with Echo's CORS answers (its preflight too, for a DOM that sends one). Pass your provider's config so everything points at the same Echo, and a
+ * (streamed when asked), each with Echo's CORS answers (its preflight too, for a DOM that sends one). Pass your
+ * provider's config so everything points at the same Echo, and a
  * scenario to play (a balance, a free tier, out of credits, failures, a token refused once, a
  * refused refresh, short-lived tokens, a paced stream). The array it returns also records the
  * requests it answered, and `set` changes the scenario as the test goes.

@@ -196,7 +196,8 @@ async function record(echo: MockEcho, request: Request): Promise<EchoRecordedReq
 
 /**
  * Whether the request's token is one Echo takes now: any token but a refused one, one it issued
- * that has expired, or the token no Echo issues that echo-rtk's expired-token moment sends. With `rejectFirstAccessToken`, the first token shown is refused from then on.
+ * that has expired, or the token no Echo issues that echo-rtk's expired-token moment sends. With
+ * `rejectFirstAccessToken`, the first token shown is refused from then on.
  * @internal
  */
 export function tokenAccepted(echo: MockEcho, token: string | null): boolean {

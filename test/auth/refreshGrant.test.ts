@@ -129,7 +129,7 @@ describe("the refresh-token grant at Echo's token endpoint", () => {
     expect(answer).toEqual({
       kind: 'refused',
       error: new Error('Silent renew did not yield a new access token'),
-      cause: { by: 'echo', error: 'no access token in the answer' },
+      cause: { by: 'no-access-token' },
     })
   })
 
@@ -279,7 +279,7 @@ describe("what is made of Echo's answer", () => {
     expect(await answered({ access_token: accessToken, refresh_token: 'refresh-2' })).toEqual({
       kind: 'refused',
       error: new Error('Silent renew did not yield a new access token'),
-      cause: { by: 'echo', error: 'no access token in the answer' },
+      cause: { by: 'no-access-token' },
     })
   })
 
@@ -324,5 +324,18 @@ describe("what is made of Echo's answer", () => {
       error: new Error(message),
       cause: { by: 'echo', error },
     })
+  })
+
+  it.each([
+    ['a sentence', 'The refresh token was revoked by an administrator'],
+    ['too long for a code', 'x'.repeat(65)],
+    ['not ASCII', 'refusé'],
+  ])("Echo's error that is %s reaches the cause as the status, never as its text", async (_what, error) => {
+    expect(await answered({ error }, 400)).toMatchObject({ cause: { by: 'echo', error: 'status 400' } })
+  })
+
+  it('what the browser said of a request with no answer reaches the cause cut to 120 characters', async () => {
+    const long = await grant(() => Promise.reject(new TypeError('x'.repeat(300))))
+    expect((long as { cause: { detail: string } }).cause.detail).toBe(`TypeError: ${'x'.repeat(108)}…`)
   })
 })

@@ -99,7 +99,9 @@ describe('Redux DevTools, with the moments an app must handle', () => {
     expect(interrupted.length).toBeGreaterThan(0)
     for (const cause of interrupted)
       expect(cause).toMatchObject({ by: 'offline', detail: expect.stringContaining('acting offline') as string })
-    expect((await causesOf(page, 'echo/auth/tokenRefreshStarted', from)).at(-1)).toEqual({ by: 'online' })
+    const started = await causesOf(page, 'echo/auth/tokenRefreshStarted', from)
+    expect(started[0]).toEqual({ by: 'dev-moment' })
+    expect(started.at(-1)).toEqual({ by: 'online' })
   })
 
   it('a 402 for the next call: the call is refused for want of credit and the top-up is offered, nothing billed', async () => {

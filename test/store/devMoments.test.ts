@@ -3,7 +3,7 @@
 // path the real fault takes, on the real session and money, against the served Echo.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { echoDevMoments, echoDevToolsOptions, getEchoRouter, type EchoStore } from 'echo-rtk'
+import { echoDevMoments, echoDevToolsOptions, getEchoRouter, signOut, stopEchoSession, type EchoStore } from 'echo-rtk'
 import { selectCredit } from '../../src/store/selectors'
 import { echoStoresPerTest } from '../support/echoStores'
 import { refreshGrants, sentTo, serveEcho } from '../support/testEcho'
@@ -106,6 +106,34 @@ describe('moments played on demand, in development', () => {
       timeout: 5_000,
     })
     expect(selectCredit(store.getState())).toBe(22.5)
+  })
+
+  it('a sign-out forgets the moments not played yet: the user signed in again meets none of them', async () => {
+    const echo = serveEcho({ balance: 12.5 })
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const store = await signInThroughEcho()
+    const key = Object.keys(window.localStorage).find((name) => name.startsWith('oidc.user:'))!
+    const stored = window.localStorage.getItem(key)!
+    store.dispatch(echoDevMoments.answerNextBilledCallWith402())
+    store.dispatch(echoDevMoments.expireAccessToken())
+    await store.dispatch(signOut())
+    // The same user signs in again in another tab: this store takes it from storage.
+    window.localStorage.setItem(key, stored)
+    window.dispatchEvent(new StorageEvent('storage', { key }))
+    await vi.waitFor(() => expect(auth(store).status).toBe('authenticated'))
+    await expect(ask(store)).resolves.toMatchObject({ choices: [expect.anything()] })
+    expect(sentTo(echo, '/chat/completions').map((call) => call.token)).toEqual([auth(store).accessToken])
+    expect(refreshGrants(echo)).toEqual([])
+  })
+
+  it('a stopped store plays nothing, and says so', async () => {
+    serveEcho()
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const store = await signInThroughEcho()
+    store.dispatch(stopEchoSession())
+    store.dispatch(echoDevMoments.actOffline(5))
+    expect(warned).toHaveBeenCalledWith("echo-rtk: echo/dev/actOffline not played: the store's session is stopped")
+    expect(auth(store).isReconnecting).toBe(false)
   })
 
   it('says in the console what it played, once per moment', async () => {

@@ -6,8 +6,8 @@ import { missingMiddlewareMessage, missingReducersMessage, otherConfigMessage } 
 import type { EchoSession } from '../../auth/EchoSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
-import { sessionReset } from '../authSlice'
-import { playMoment, runtimeWithMoments } from '../devMoments'
+import { sessionReset, signedOut } from '../authSlice'
+import { DEV_MOMENT, forgetMoments, playMoment, runtimeWithMoments } from '../devMoments'
 import { EchoRuntime } from '../EchoRuntime'
 import { checkoutPaid } from '../money/moneySlice'
 
@@ -63,6 +63,8 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         if (runtime !== undefined) playMoment(runtime, action as UnknownAction, store.dispatch)
         return result
       }
+      if (process.env.NODE_ENV !== 'production' && runtime !== undefined && signedOut.match(action))
+        forgetMoments(runtime)
       if (sessionReset.match(action)) {
         const reset = runtime
         runtime = undefined
@@ -81,7 +83,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
 
 /** Whether `action` is one of `echoDevMoments` (their types start with `echo/dev/`). */
 const isDevMoment = (action: unknown): boolean =>
-  typeof (action as { type?: unknown }).type === 'string' && (action as UnknownAction).type.startsWith('echo/dev/')
+  typeof (action as { type?: unknown }).type === 'string' && (action as UnknownAction).type.startsWith(DEV_MOMENT)
 
 /** Whether a copy of `echoApi.middleware` has run in the store whose state this is. */
 const isApiMiddlewareRegistered = (state: unknown): boolean =>

@@ -22,7 +22,7 @@ import type { SpendWatch } from './spendWatch'
  */
 export const BALANCE_REFETCH_DELAY_MS = 300
 
-/** The longest a billed call made before the first balance is in waits for it (a balance that hangs must not hold the call). */
+/** How long a billed call made before the first balance waits for it (a balance that hangs must not hold the call). */
 export const FIRST_BALANCE_WAIT_MS = 5_000
 
 // Every billed call of a store: the fetch under them (the one gate of the daily limit, the 402, the balance

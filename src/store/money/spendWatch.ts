@@ -8,7 +8,7 @@ import type { EchoRootState } from '../echoReducer'
 import { charged, dailyLimitChosen, moneyLoaded, spentTodayChanged } from './moneySlice'
 import { selectCredit } from '../selectors'
 
-/** Billed calls that overlap, with the credit before the first: what they cost together is known once all have ended. */
+/** Billed calls that overlap, with the credit before the first: what they cost together is known once all ended. */
 interface Batch {
   creditBefore: number | null
   calls: number

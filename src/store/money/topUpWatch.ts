@@ -159,7 +159,7 @@ export type CheckoutIn = 'new-tab' | 'this-tab'
 /** The query parameter that marks the app's page as the return from checkout: `tab` or `page`. @internal */
 export const TOP_UP_RETURN = 'echo_top_up'
 
-/** The query parameter that carries the credit before a checkout in this tab back to the page it returns to. @internal */
+/** The query parameter that carries the credit before a checkout in this tab to the page it returns to. @internal */
 export const CREDIT_BEFORE = 'echo_credit_before'
 
 /**
