@@ -89,6 +89,42 @@ const equivalentMutants = [
     'ConditionalExpression true: for null the mutant returns value, which is the same null',
   ],
   [
+    'src/auth/EchoSession.ts',
+    "if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage', { by: 'storage' })",
+    "{ by: 'storage' }",
+    'ObjectLiteral {}: at start-up nobody is signed in, so the tokens are told as signedIn, which carries no cause',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage', { by: 'storage' })",
+    "'storage'",
+    'StringLiteral "": as above; the arrivedBy literal alike on this line, which a test kills, is left out with it',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage', cause: { by: 'storage' } })",
+    "{ by: 'storage' }",
+    'ObjectLiteral {}: a restoring session has told the store nobody yet, so this is told as signedIn, with no cause',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "this.#dispatch({ type: 'tokensTaken', user: state.user, arrivedBy: 'storage', cause: { by: 'storage' } })",
+    "'storage'",
+    'StringLiteral "": as above; the arrivedBy literal alike on this line, which a test kills, is left out with it',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    "if (this.#running) this.#tabs.tell({ type: 'ended' })",
+    'this.#running',
+    'ConditionalExpression true: a stopped session has closed its TabSync channel, so telling the tabs sends nothing',
+  ],
+  [
+    'src/auth/EchoSession.ts',
+    '#fromTab(user: StoredUser | null, cleared = false): void {',
+    'false',
+    'BooleanLiteral true: the one call without the flag is a hand-over, whose user is never null, so cleared is never read',
+  ],
+  [
     'src/auth/echoUser.ts',
     "return characters.length > limit ? characters.slice(0, limit).join('') : cleaned",
     'characters.length > limit',

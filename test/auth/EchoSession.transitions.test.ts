@@ -395,6 +395,15 @@ describe('getToken()', () => {
     })
   })
 
+  it("a refresh that gets no answer: getToken() rejects as Echo out of reach, at the attempt's own 10 s", async () => {
+    const { session } = tab({ stored: userOf('ada', 'access-1', 900), token: neverAnswering })
+    session.start()
+    vi.setSystemTime(NOW + 900_000)
+    const rejected = rejectionOf(session.getToken())
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(await rejected).toMatchObject({ code: 'NETWORK_ERROR', reason: 'echo-unreachable' })
+  })
+
   it('a refresh asked for with nobody signed in sends nothing and tells nothing', async () => {
     const { session, reports, tokenRequests } = tab()
     session.start()

@@ -158,6 +158,8 @@ describe('signed in', () => {
       next(reconnecting, { type: 'signedOut', cause: { by: 'echo', error: 'invalid_grant' }, ended: ERROR }),
     ).toEqual(signedOut)
     expect(next(signedIn, { type: 'signedOut', cause: { by: 'tab' } })).toEqual(signedOutByTab)
+    // Storage cleared in another tab: as another tab's sign-out, an "ended" may follow.
+    expect(next(signedIn, { type: 'signedOut', cause: { by: 'storage-cleared' } })).toEqual(signedOutByTab)
   })
 })
 
