@@ -11,7 +11,13 @@ import { echoReducers, EchoError, getEchoFetch, getEchoRouter, signIn, type Echo
 import { echoApi } from '../../../src/api/query/echoApi'
 import { urlOf } from '../../../src/api/tokenOrigins'
 import { resolveConfig } from '../../../src/config'
-import { BALANCE_REFETCH_DELAY_MS, createBilledFetch, whenBodyEnds } from '../../../src/store/money/billedCalls'
+import { signedIn } from '../../../src/store/authSlice'
+import {
+  BALANCE_REFETCH_DELAY_MS,
+  createBilledFetch,
+  FIRST_BALANCE_WAIT_MS,
+  whenBodyEnds,
+} from '../../../src/store/money/billedCalls'
 import { moneyLoaded, type MoneyLoadedPayload } from '../../../src/store/money/moneySlice'
 import { CONFIG, echoStoresPerTest, paintQueue, sessionOf } from '../../support/echoStores'
 import { server } from '../../support/server'
@@ -19,6 +25,7 @@ import { backFromEcho, sentTo, serveEcho } from '../../support/testEcho'
 
 const ROUTER = resolveConfig(CONFIG).baseRouterUrl
 const CHAT_URL = `${ROUTER}/chat/completions`
+const ADA = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
 const APP_SERVER = 'https://app.test'
 const ECHO_API = resolveConfig(CONFIG).apiUrl
 const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] }
@@ -57,9 +64,14 @@ function chunkedJson(contentType: string) {
  * A billed fetch over `answer` (what the network answers each call), for a user with `money`, on fake
  * timers: what was sent, what the spend watch heard, and how often the balance was asked again.
  */
-function billedFetchOver(answer: () => Response, money: Partial<MoneyLoadedPayload> = {}) {
+function billedFetchOver(
+  answer: () => Response,
+  money: Partial<MoneyLoadedPayload> = {},
+  { signedInFirst = false, loadNow = () => Promise.resolve() } = {},
+) {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
   const store = configureStore({ reducer: echoReducers })
+  if (signedInFirst) store.dispatch(signedIn({ user: ADA, accessToken: 'access-1', expiresAt: Date.now() + 900_000 }))
   store.dispatch(
     moneyLoaded({ spentToday: 0, userDailyLimit: undefined, appDailyLimit: null, lowBalanceAt: 1, ...money }),
   )
@@ -80,7 +92,7 @@ function billedFetchOver(answer: () => Response, money: Partial<MoneyLoadedPaylo
     dispatch,
     getState: store.getState,
     spend,
-    balance: { loadNow: () => Promise.resolve() },
+    balance: { loadNow },
   })
   const refetchActions = () => actions.filter((action) => echoApi.util.invalidateTags.match(action))
   const balanceRefetches = () => refetchActions().length
@@ -90,6 +102,18 @@ function billedFetchOver(answer: () => Response, money: Partial<MoneyLoadedPaylo
 
 const whole = (status = 200, headers: HeadersInit = { 'Content-Type': 'application/json' }) =>
   Response.json({ ok: status === 200 }, { status, headers })
+
+describe('a billed call made before the first balance is in', () => {
+  it('waits for the balance at most 5 s, then is sent even if the balance never came', async () => {
+    const billed = billedFetchOver(() => whole(), {}, { signedInFirst: true, loadNow: () => new Promise(() => {}) })
+    const call = billed.fetch(CHAT_URL, { method: 'POST' })
+    await vi.advanceTimersByTimeAsync(FIRST_BALANCE_WAIT_MS - 1)
+    expect(billed.sent).toEqual([])
+    await vi.advanceTimersByTimeAsync(1)
+    await call
+    expect(billed.sent).toEqual([CHAT_URL])
+  })
+})
 
 describe('the balance after billed calls', () => {
   it('is asked again 300 ms after a call ends, not before', async () => {
