@@ -330,6 +330,7 @@ describe("what is made of Echo's answer", () => {
     ['a sentence', 'The refresh token was revoked by an administrator'],
     ['too long for a code', 'x'.repeat(65)],
     ['not ASCII', 'refusé'],
+    ['not text', 42],
   ])("Echo's error that is %s reaches the cause as the status, never as its text", async (_what, error) => {
     expect(await answered({ error }, 400)).toMatchObject({ cause: { by: 'echo', error: 'status 400' } })
   })
@@ -337,5 +338,7 @@ describe("what is made of Echo's answer", () => {
   it('what the browser said of a request with no answer reaches the cause cut to 120 characters', async () => {
     const long = await grant(() => Promise.reject(new TypeError('x'.repeat(300))))
     expect((long as { cause: { detail: string } }).cause.detail).toBe(`TypeError: ${'x'.repeat(108)}…`)
+    const exactly = await grant(() => Promise.reject(new TypeError('x'.repeat(109))))
+    expect((exactly as { cause: { detail: string } }).cause.detail).toBe(`TypeError: ${'x'.repeat(109)}`)
   })
 })
