@@ -1,6 +1,6 @@
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
-import { assertTokenOrigin, originOf, originsOf, saysTokenRefused, urlOf } from './tokenOrigins'
+import { assertTokenOrigin, originOf, originsOf, saysTokenRefused } from './tokenOrigins'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 
 /** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
@@ -148,8 +148,9 @@ export function withToken(
 
 /** `input`'s method and address without its query or hash: what a refresh after its 401 names as its cause. */
 function describeRequest(input: RequestInfo | URL, init: RequestInit): string {
+  const address = input instanceof Request ? input.url : input instanceof URL ? input.href : input
   const method = init.method ?? (input instanceof Request ? input.method : 'GET')
-  const url = new URL(urlOf(input), RELATIVE_BASE)
+  const url = new URL(address, RELATIVE_BASE)
   return `${method.toUpperCase()} ${url.origin === RELATIVE_BASE ? '' : url.origin}${url.pathname}`
 }
 

@@ -1,6 +1,5 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
-import { urlOf } from '../api/tokenOrigins'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
@@ -186,7 +185,7 @@ export class DevMoments {
   through(fetch: FetchFunction): FetchFunction {
     return async (input, init = {}) => {
       // A relative address (the app's own server) is none of Echo's: read against a base that names no host.
-      const url = new URL(urlOf(input), 'http://relative.invalid')
+      const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://relative.invalid')
       const { baseRouterUrl } = this.#config
       if (this.#env.now() < this.#offlineUntil)
         throw new TypeError('Failed to fetch (acting offline: a moment played from Redux DevTools)')
