@@ -58,10 +58,28 @@ export interface EchoConfig {
   dailyLimit?: number | null
   /** Below this much credit, in US dollars, the balance is low (`useEcho().isLowBalance`). Default 1. */
   lowBalanceAt?: number
+  /**
+   * Where the user's tokens live. `'browser'` (the default): in this page's storage, as Echo's React
+   * SDK keeps them. `'server'`: on the app's own server (`echo-rtk/server`'s `echo.handler`, mounted
+   * at `serverUrl`), in an encrypted HttpOnly cookie: the page holds no token at all, so no script in
+   * it can copy one (docs/security.md, "Server mode").
+   */
+  session?: 'browser' | 'server'
+  /**
+   * Where the app's server mounts echo-rtk's routes in server mode: a path of this page's origin
+   * (or an absolute URL on it). Defaults to `/api/echo`.
+   */
+  serverUrl?: string
 }
 
 /** How sign-in goes: leaving the page for Echo, or in a window of its own. */
 export type SignInMode = 'redirect' | 'popup'
+
+/** Where the user's tokens live: in the page (`'browser'`), or on the app's own server (`'server'`). */
+export type SessionMode = 'browser' | 'server'
+
+/** Where the app's server mounts echo-rtk's routes unless the app says otherwise. */
+export const DEFAULT_SERVER_URL = '/api/echo'
 
 /** An {@link EchoConfig} with every default filled in and every URL checked. */
 export interface ResolvedEchoConfig {
@@ -70,7 +88,7 @@ export interface ResolvedEchoConfig {
   apiUrl: string
   redirectUri: string
   scope: string
-  /** No trailing slash. */
+  /** No trailing slash. In server mode, the app's server's router route (`<serverUrl>/router`). */
   baseRouterUrl: string
   /** The origins `serverOrigins` names (`'self'` made the page's), each once; empty when none. */
   serverOrigins: string[]
@@ -79,6 +97,9 @@ export interface ResolvedEchoConfig {
   /** `null` when the app sets no daily limit. */
   dailyLimit: number | null
   lowBalanceAt: number
+  session: SessionMode
+  /** Where the app's server's routes are, no trailing slash: absolute in server mode (only it uses them). */
+  serverUrl: string
 }
 
 /** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
@@ -118,18 +139,50 @@ export function resolveConfig(
         'undefined)',
     )
   }
+  const session = oneOf('session', config.session ?? 'browser', ['browser', 'server'] as const)
+  const serverUrl = serverUrlOf(config.serverUrl ?? DEFAULT_SERVER_URL, origin, session)
   return {
     appId,
     apiUrl: httpUrl('apiUrl', config.apiUrl ?? DEFAULT_API_URL),
     redirectUri: httpUrl('redirectUri', redirectUri, { keepTrailingSlash: true }),
     scope: config.scope ?? DEFAULT_SCOPE,
-    baseRouterUrl: httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
+    // In server mode the page's router is the app's server, which sends each call on to Echo's.
+    baseRouterUrl:
+      session === 'server'
+        ? `${serverUrl}/router`
+        : httpUrl('baseRouterUrl', config.baseRouterUrl ?? DEFAULT_ROUTER_URL),
     serverOrigins: serverOriginsOf(config.serverOrigins, origin),
     signIn: oneOf('signIn', config.signIn ?? 'redirect', ['redirect', 'popup'] as const),
     signInOnDemand: oneOf('signInOnDemand', config.signInOnDemand ?? false, [false, true] as const),
     dailyLimit: config.dailyLimit == null ? null : usdAmount('dailyLimit', config.dailyLimit, { min: 0.01 }),
     lowBalanceAt: usdAmount('lowBalanceAt', config.lowBalanceAt ?? DEFAULT_LOW_BALANCE_AT, { min: 0 }),
+    session,
+    serverUrl,
   }
+}
+
+/**
+ * `serverUrl` made absolute on the page's origin, without a trailing slash. In server mode it must
+ * be on the page's own origin: the session cookie goes only there.
+ */
+function serverUrlOf(serverUrl: unknown, pageOrigin: string | undefined, session: SessionMode): string {
+  if (typeof serverUrl !== 'string' || serverUrl === '')
+    throw new TypeError(`EchoConfig.serverUrl must be a path such as '/api/echo', got ${describe(serverUrl)}`)
+  const isPath = serverUrl.startsWith('/') && !serverUrl.startsWith('//')
+  if (isPath && pageOrigin === undefined) {
+    if (session === 'browser') return serverUrl.replace(/\/+$/, '')
+    throw new TypeError(
+      `EchoConfig.serverUrl ${JSON.stringify(serverUrl)} is a path, and there is no page here to read it against: ` +
+        "give the absolute URL of the app's server",
+    )
+  }
+  const absolute = isPath ? `${pageOrigin}${serverUrl}` : httpUrl('serverUrl', serverUrl)
+  if (session === 'server' && pageOrigin !== undefined && new URL(absolute).origin !== pageOrigin)
+    throw new TypeError(
+      `EchoConfig.serverUrl must be on this page's origin (${pageOrigin}) in server mode, got ${JSON.stringify(serverUrl)}: ` +
+        'the session cookie is sent only there',
+    )
+  return absolute.replace(/\/+$/, '')
 }
 
 /** The shape of an Echo app id: a UUID, as Echo makes them (its own SDKs refuse anything else). */
@@ -207,6 +260,8 @@ const CONFIG_KEYS: readonly (keyof EchoConfig)[] = [
   'signInOnDemand',
   'dailyLimit',
   'lowBalanceAt',
+  'session',
+  'serverUrl',
 ]
 
 /**

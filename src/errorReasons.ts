@@ -23,6 +23,7 @@ import type { EchoErrorCode } from './errors'
  * - `bad-answer`: an answer that is not JSON, or lacks what the call promises.
  * - `model-error`: the router or the model reported an error inside a stream that had begun.
  * - `foreign-origin`: refused to send the user's token to, or follow a link to, an origin that is not Echo's.
+ * - `cross-site`: on the app's server, a request with the session cookie that did not come from the app's own pages.
  * - `bad-argument`: input refused before anything was sent.
  * - `misconfigured`: a setup mistake (no API key or token provider, an origin list that is not URLs).
  * - `unknown`: anything else.
@@ -46,6 +47,7 @@ export type EchoErrorReason =
   | 'bad-answer'
   | 'model-error'
   | 'foreign-origin'
+  | 'cross-site'
   | 'bad-argument'
   | 'misconfigured'
   | 'unknown'
@@ -69,6 +71,7 @@ const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'bad-answer',
   'model-error',
   'foreign-origin',
+  'cross-site',
   'bad-argument',
   'misconfigured',
   'unknown',

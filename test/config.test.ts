@@ -34,6 +34,8 @@ describe('resolveConfig', () => {
       signInOnDemand: false,
       dailyLimit: null,
       lowBalanceAt: 1,
+      session: 'browser',
+      serverUrl: 'http://localhost:5173/api/echo',
     })
     expect([DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE]).toEqual([
       'https://echo.merit.systems',
@@ -76,7 +78,31 @@ describe('resolveConfig', () => {
       signInOnDemand: false,
       dailyLimit: null,
       lowBalanceAt: 1,
+      session: 'browser',
+      serverUrl: '/api/echo',
     })
+  })
+
+  it("server mode: the page's router and API are the app's own server at serverUrl, on the page's origin", () => {
+    const appId = '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f51'
+    const page = { origin: 'https://app.example.com' }
+    expect(resolveConfig({ appId, session: 'server' }, page)).toMatchObject({
+      session: 'server',
+      serverUrl: 'https://app.example.com/api/echo',
+      baseRouterUrl: 'https://app.example.com/api/echo/router',
+    })
+    expect(resolveConfig({ appId, session: 'server', serverUrl: '/echo/' }, page)).toMatchObject({
+      serverUrl: 'https://app.example.com/echo',
+    })
+    expect(() => resolveConfig({ appId, session: 'server', serverUrl: 'https://api.example.com/echo' }, page)).toThrow(
+      "EchoConfig.serverUrl must be on this page's origin (https://app.example.com) in server mode",
+    )
+    expect(() => resolveConfig({ appId, session: 'cookie' as 'server' }, page)).toThrow(
+      'EchoConfig.session must be "browser" or "server", got "cookie"',
+    )
+    expect(() => resolveConfig({ appId, session: 'server', redirectUri: 'https://app.example.com' })).toThrow(
+      'is a path, and there is no page here to read it against',
+    )
   })
 
   it("takes serverOrigins as origins: 'self' is the page's, a URL counts for its origin, each once", () => {
@@ -191,7 +217,7 @@ describe('resolveConfig', () => {
     expect(unknownConfigKeys(config)).toEqual([
       'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
       'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
-      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand, dailyLimit, lowBalanceAt)',
+      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand, dailyLimit, lowBalanceAt, session, serverUrl)',
     ])
     expect(
       unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] }),

@@ -23,7 +23,7 @@ export function originsOf(urls: readonly string[], field: string): string[] {
  * (`https://api.openai.com`), which would receive an Echo token it has no use for.
  * @internal
  */
-export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly string[]): void {
+export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly string[], routerUrl?: string): void {
   const url = urlOf(input)
   // Most calls are absolute URLs under an allowed origin: a prefix says so without parsing.
   if (origins.some((allowed) => url.startsWith(`${allowed}/`))) return
@@ -34,7 +34,8 @@ export function assertTokenOrigin(input: RequestInfo | URL, origins: readonly st
     reason: 'foreign-origin',
     message:
       `Refusing to send the user's Echo token to ${origin ?? JSON.stringify(url)}: it goes only to ` +
-      `${origins.join(' and ')}. Set your model client's baseURL to the Echo router`,
+      `${origins.join(' and ')}. Set your model client's baseURL to the Echo router` +
+      (routerUrl === undefined ? '' : ` (${routerUrl})`),
   })
 }
 

@@ -1,4 +1,4 @@
-import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetch'
+import { createAuthorizedSend, createEchoFetch, type AuthorizedSend } from '../api/authorizedFetch'
 import type { FetchFunction } from '../api/tokenProvider'
 import { RefreshCoordinator } from '../api/refreshCoordinator'
 import type { ResolvedEchoConfig } from '../config'
@@ -88,6 +88,31 @@ export class EchoSession {
     this.fetch = (input, init) =>
       this.#running ? env.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: this.fetch })
+  }
+
+  /** Where Echo's API calls go: Echo's own `apiUrl`. */
+  get apiBase(): string {
+    return this.config.apiUrl
+  }
+
+  /** A send over `fetch` (the store's billed fetch, say) with this session's token and its one shared refresh. */
+  sendOver(fetch: FetchFunction): AuthorizedSend {
+    return createAuthorizedSend({ tokenProvider: this.coordinator, fetch })
+  }
+
+  /**
+   * The session's fetch for model clients over `fetch` (`useEchoFetch()`): the token, the one shared
+   * refresh and marked retry, sent only to the session's API and router origins and the app's own
+   * `serverOrigins`.
+   */
+  echoFetchOver(fetch: FetchFunction): FetchFunction {
+    const { apiUrl, baseRouterUrl, serverOrigins } = this.config
+    return createEchoFetch({
+      tokenProvider: this.coordinator,
+      fetch,
+      allowedOrigins: [apiUrl, baseRouterUrl],
+      serverOrigins,
+    })
   }
 
   /** Resolves when a sign-in coming back in the address bar has been completed (or has failed, or handed over). */

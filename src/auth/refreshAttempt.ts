@@ -1,7 +1,7 @@
 import { abortable } from '../api/abortable'
+import { causeText, requestTokenGrant, text } from '../api/tokenGrant'
 import type { FetchFunction } from '../api/tokenProvider'
 import type { ResolvedEchoConfig } from '../config'
-import { ECHO_PATHS } from '../echoPaths'
 import type { InterruptionCause, SignOutCause } from './causes'
 import type { EchoEnvironment } from './environment'
 import {
@@ -214,12 +214,6 @@ export type GrantAnswer =
   | { kind: 'refused'; error: Error; cause: SignOutCause }
   | { kind: 'unreachable'; error: Error; cause: InterruptionCause }
 
-/** Why a grant given up at its late-answer limit failed. */
-const NO_ANSWER_IN_TIME = 'Echo did not answer the token request in time'
-
-/** The answers of a token endpoint that say nothing about the refresh token: try again later. */
-const TRY_AGAIN_STATUSES = new Set([408, 425, 429])
-
 /**
  * The refresh-token grant for `user` at Echo's token endpoint, sent through `fetch` (the session's
  * own, so tests and the environment see it) and given up when `signal` aborts. Never throws: every
@@ -238,39 +232,8 @@ export async function requestRefreshGrant(
     client_id: config.appId,
   })
   if (user.scope) form.set('scope', user.scope)
-  let status: number
-  let body: string
-  try {
-    // A URLSearchParams body is sent as application/x-www-form-urlencoded, a simple CORS request.
-    const response = await fetch(`${config.apiUrl}${ECHO_PATHS.token}`, { method: 'POST', body: form, signal })
-    status = response.status
-    body = await response.text()
-  } catch (error) {
-    // The request never got a whole answer: offline, a reset, a page going away, or the late-answer limit.
-    if (signal.aborted) return { kind: 'unreachable', error: new Error(NO_ANSWER_IN_TIME), cause: { by: 'deadline' } }
-    const detail = describe(error)
-    return { kind: 'unreachable', error: new Error(detail), cause: { by: 'offline', detail: causeText(detail) } }
-  }
-  const answer = parseJsonObject(body)
-  if (status >= 500 || TRY_AGAIN_STATUSES.has(status))
-    return {
-      kind: 'unreachable',
-      error: new Error(`Echo's token endpoint answered ${status}`),
-      cause: { by: 'status', status },
-    }
-  if (status < 200 || status >= 300) {
-    const cause = { by: 'echo', error: oauthErrorCode(answer?.error) ?? `status ${status}` } as const
-    return { kind: 'refused', error: new Error(refusalText(answer, status)), cause }
-  }
-  if (answer === null) {
-    const error = new Error(`The token endpoint's answer is not Echo's (status ${status}, not a JSON object)`)
-    return { kind: 'unreachable', error, cause: { by: 'not-echo', status } }
-  }
-  if (typeof answer.access_token !== 'string' || answer.access_token === '') {
-    const error = new Error('Silent renew did not yield a new access token')
-    return { kind: 'refused', error, cause: { by: 'no-access-token' } }
-  }
-  return { kind: 'tokens', user: renewedUser(user, answer, now) }
+  const reading = await requestTokenGrant(fetch, config.apiUrl, form, { signal })
+  return reading.kind === 'tokens' ? { kind: 'tokens', user: renewedUser(user, reading.answer, now) } : reading
 }
 
 /** The user after a refresh: Echo's new tokens, and what the answer leaves out carried over from `user`. */
@@ -290,42 +253,4 @@ function renewedUser(user: RefreshableUser, answer: Record<string, unknown>, now
       : {}),
   }
   return withRefreshLife(renewed, answer.refresh_token_expires_in, now)
-}
-
-/** Echo's words for a refusal: `error_description`, else `error`, else the status. */
-function refusalText(answer: Record<string, unknown> | null, status: number): string {
-  return text(answer?.error_description) ?? text(answer?.error) ?? `Echo refused the refresh (status ${status})`
-}
-
-/**
- * Echo's `error`, if it is an OAuth error code (RFC 6749's characters but the space, at most 64): what
- * answered a refresh with 4xx may be any server, and its words go to Redux DevTools only as a code.
- */
-function oauthErrorCode(value: unknown): string | undefined {
-  return typeof value === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(value) ? value : undefined
-}
-
-/** A message as a cause carries it: at most 120 characters. */
-function causeText(message: string): string {
-  return message.length > 120 ? `${message.slice(0, 119)}…` : message
-}
-
-/** `value` if it is text that says something, else `undefined`. */
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined
-}
-
-function parseJsonObject(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null
-  } catch {
-    return null
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }

@@ -14,9 +14,10 @@ export type SignInSource = 'callback' | 'storage' | 'tab'
 /** What the store is told when someone is signed in. */
 export interface SessionSnapshot {
   user: EchoUser
-  accessToken: string
-  /** Epoch milliseconds. */
-  expiresAt: number
+  /** `null` in server mode: the page holds no token. */
+  accessToken: string | null
+  /** Epoch milliseconds; `null` in server mode. */
+  expiresAt: number | null
   arrivedBy: SignInSource
   /** What the app handed to the sign-in that just completed here (`signIn({ returnTo })`). */
   returnTo?: SignInReturnTo | undefined
@@ -29,7 +30,7 @@ export interface SessionReporter {
   signedIn(snapshot: SessionSnapshot): void
   signInFailed(error: EchoErrorData, arrivedBy?: SignInSource): void
   tokenRefreshStarted(cause: RefreshCause): void
-  tokenRefreshed(token: { accessToken: string; expiresAt: number }, cause: TokensCause): void
+  tokenRefreshed(token: { accessToken: string | null; expiresAt: number | null }, cause: TokensCause): void
   /** A refresh could not reach Echo: the user stays signed in while the session tries again. */
   tokenRefreshInterrupted(cause: InterruptionCause): void
   /** `ended` when the session ended on its own (its refresh failed), not by the user's choice. */

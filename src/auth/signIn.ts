@@ -4,11 +4,10 @@
 // never downloads it (bundlers make it a chunk of its own).
 import { OidcClient, WebStorageStateStore, type OidcClientSettings } from 'oidc-client-ts'
 
-import type { FetchFunction } from '../api/tokenProvider'
+import { fetchUserInfo } from '../api/userInfo'
 import type { ResolvedEchoConfig } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 import { EchoError } from '../errors'
-import type { UserInfoClaims } from './echoUser'
 import type { EchoEnvironment } from './environment'
 import type { SignInReturnTo } from './EchoSession'
 import { POPUP_REQUEST_TYPE, storedUserKey, storeUser, withRefreshLife, type StoredUser } from './storedUser'
@@ -101,53 +100,6 @@ export async function completeSignIn(
     return { user, returnTo: (answer.userState as { returnTo?: SignInReturnTo } | undefined)?.returnTo }
   } catch (error) {
     throw EchoError.from(tokenFreeError(error), 'completing sign-in')
-  }
-}
-
-/**
- * The signed-in user's profile from userinfo. Echo's userinfo has no `picture`; the user's image is
- * in `/api/v1/user` (`image`), asked for at the same time and taken when userinfo has none (a
- * failure there leaves the picture out, nothing more).
- */
-export async function fetchUserInfo(
-  fetch: FetchFunction,
-  apiUrl: string,
-  accessToken: string,
-): Promise<UserInfoClaims> {
-  const path = ECHO_PATHS.userinfo
-  const headers = { Authorization: `Bearer ${accessToken}` }
-  const account = fetchAccountImage(fetch, apiUrl, headers)
-  const response = await fetch(`${apiUrl}${path}`, { headers })
-  if (!response.ok) throw await EchoError.fromResponse(response, { endpoint: path, action: 'loading the user profile' })
-  const claims = (await response.json().catch(() => null)) as Partial<UserInfoClaims> | null
-  if (typeof claims?.sub !== 'string' || claims.sub === '') {
-    throw new EchoError({
-      code: 'UNKNOWN_ERROR',
-      reason: 'bad-answer',
-      message: 'The userinfo answer has no subject',
-      endpoint: path,
-      action: 'loading the user profile',
-    })
-  }
-  if (typeof claims.picture === 'string' && claims.picture !== '') return claims as UserInfoClaims
-  const image = await account
-  return (image === null ? claims : { ...claims, picture: image }) as UserInfoClaims
-}
-
-/** The image of the user's Echo account (`image`, else `picture`), or `null` when there is none or it is unreadable. */
-async function fetchAccountImage(
-  fetch: FetchFunction,
-  apiUrl: string,
-  headers: Record<string, string>,
-): Promise<string | null> {
-  try {
-    const response = await fetch(`${apiUrl}${ECHO_PATHS.user}`, { headers })
-    if (!response.ok) return null
-    const { image, picture } = ((await response.json()) ?? {}) as { image?: unknown; picture?: unknown }
-    const found = [image, picture].find((value) => typeof value === 'string' && /^https?:\/\//.test(value))
-    return typeof found === 'string' ? found : null
-  } catch {
-    return null
   }
 }
 

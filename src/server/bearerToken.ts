@@ -6,9 +6,13 @@ export type EchoServerRequest = Request | { headers: Record<string, string | str
 
 /** The bearer token of `request`'s `Authorization` header; `null` when there is none. */
 export function bearerTokenOf(request: EchoServerRequest): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headerOf(request, 'authorization') ?? '')?.[1] ?? null
+}
+
+/** `request`'s header `name` (lower case), its first value; `undefined` when there is none. */
+export function headerOf(request: EchoServerRequest, name: string): string | undefined {
   const { headers } = request
-  const header = headers instanceof Headers ? headers.get('authorization') : firstOf(headers.authorization)
-  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? null
+  return headers instanceof Headers ? (headers.get(name) ?? undefined) : firstOf(headers[name])
 }
 
 function firstOf(value: string | string[] | undefined): string | undefined {

@@ -6,6 +6,8 @@ import { sessionPortOf, type SessionPort } from '../api/query/sessionPort'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
 import { EchoSession, type SessionReporter } from '../auth/EchoSession'
+import type { PageSession } from '../auth/pageSession'
+import { ServerSession } from '../auth/ServerSession'
 import { afterPaint, type EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
 import {
@@ -38,7 +40,7 @@ export interface RuntimeStore {
  * until `start()` again.
  */
 export class EchoRuntime implements SessionPort {
-  readonly session: EchoSession
+  readonly session: PageSession
   readonly environment: EchoEnvironment
   readonly spend: SpendWatch
   readonly #dispatch: Dispatch
@@ -59,7 +61,11 @@ export class EchoRuntime implements SessionPort {
     this.spend = new SpendWatch(store.dispatch, getState)
     this.#topUp = new TopUpWatch(store.dispatch, getState)
     this.#balance = new BalanceFollower(store.dispatch, getState, environment.afterPaint ?? afterPaint)
-    this.session = new EchoSession(config, sessionReports(store.dispatch), environment)
+    const reports = sessionReports(store.dispatch)
+    this.session =
+      config.session === 'server'
+        ? new ServerSession(config, reports, environment)
+        : new EchoSession(config, reports, environment)
   }
 
   get config(): ResolvedEchoConfig {
@@ -69,6 +75,11 @@ export class EchoRuntime implements SessionPort {
   /** The session's authorized fetch, for the RTK Query baseQuery. */
   get sendAuthorized(): AuthorizedSend {
     return this.session.sendAuthorized
+  }
+
+  /** Where Echo's API calls go: Echo's `apiUrl`, or the app's server in server mode. */
+  get apiBase(): string {
+    return this.session.apiBase
   }
 
   get isRunning(): boolean {

@@ -42,8 +42,9 @@ export interface AuthState {
 
 export interface SignedInPayload {
   user: EchoUser
-  accessToken: string
-  expiresAt: number
+  /** `null` in server mode (`EchoConfig.session: 'server'`): the page holds no token. */
+  accessToken: string | null
+  expiresAt: number | null
   /** How the sign-in reached this page. */
   arrivedBy?: SignInSource | undefined
   /** What the app handed to this sign-in. */
@@ -51,8 +52,9 @@ export interface SignedInPayload {
 }
 
 export interface TokenRefreshedPayload {
-  accessToken: string
-  expiresAt: number
+  /** `null` in server mode: the app's server renewed the token, and the page holds none. */
+  accessToken: string | null
+  expiresAt: number | null
 }
 
 const signedOutState: AuthState = {

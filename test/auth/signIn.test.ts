@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EchoError, resolveConfig } from 'echo-rtk'
 
 import { sessionEnvironment } from '../../src/auth/environment'
-import { completeSignIn, fetchUserInfo, oidcSettings, signInUrl, tokenFreeError } from '../../src/auth/signIn'
+import { completeSignIn, oidcSettings, signInUrl, tokenFreeError } from '../../src/auth/signIn'
+import { fetchUserInfo } from '../../src/api/userInfo'
 import { readStoredUser, storedUserKey } from '../../src/auth/storedUser'
 import { memoryStorage } from '../support/memoryStorage'
 

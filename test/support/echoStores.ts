@@ -9,7 +9,7 @@ import { APP_ID, APP_URL, backFromEcho, ECHO } from './testEcho'
 export const CONFIG: EchoConfig = { appId: APP_ID, apiUrl: ECHO, redirectUri: APP_URL }
 
 /** The session a store's middleware holds. */
-export const sessionOf = (store: EchoStore): EchoSession => runtimeOf(store.dispatch).session
+export const sessionOf = (store: EchoStore): EchoSession => runtimeOf(store.dispatch).session as EchoSession
 
 /** A Web Locks stand-in shared by the "tabs" of one test: one holder per name at a time. */
 export function fakeLocks(): NonNullable<EchoEnvironment['locks']> {

@@ -49,7 +49,7 @@ export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> =
     const session = sessionPortOf(api.dispatch)
     const request = typeof args === 'function' ? args() : args
     return {
-      data: await requestJson(session.sendAuthorized, session.config.apiUrl, { ...request, signal: api.signal }),
+      data: await requestJson(session.sendAuthorized, session.apiBase, { ...request, signal: api.signal }),
     }
   } catch (error) {
     return { error: EchoError.from(error).toJSON() }

@@ -9,6 +9,8 @@ import { missingMiddlewareMessage, noSessionMessage } from './setupMessages'
  */
 export interface SessionPort {
   readonly config: { readonly apiUrl: string; readonly appId: string }
+  /** Where Echo's API calls go: Echo's `apiUrl`, or the app's server in server mode. */
+  readonly apiBase: string
   readonly sendAuthorized: AuthorizedSend
 }
 

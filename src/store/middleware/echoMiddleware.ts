@@ -3,7 +3,7 @@ import { createAction, isAction, type Middleware, type Store, type UnknownAction
 import { echoApi } from '../../api/query/echoApi'
 import { askSession, isAskSession } from '../../api/query/sessionPort'
 import { missingMiddlewareMessage, missingReducersMessage, otherConfigMessage } from '../../api/query/setupMessages'
-import type { EchoSession } from '../../auth/EchoSession'
+import type { PageSession } from '../../auth/pageSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import { sessionReset, signedOut } from '../authSlice'
@@ -33,7 +33,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
   return (store) => {
     let runtime: EchoRuntime | undefined
 
-    const start = (config: EchoConfig): EchoSession => {
+    const start = (config: EchoConfig): PageSession => {
       assertEchoReducers(store.getState())
       const resolved = resolveConfig(config)
       if (runtime !== undefined && configKey(runtime.config) !== configKey(resolved)) {

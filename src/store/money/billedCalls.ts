@@ -1,11 +1,10 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
-import { createAuthorizedSend, createEchoFetch } from '../../api/authorizedFetch'
 import { routerOver } from '../../api/router/createEchoRouter'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
-import type { EchoSession } from '../../auth/EchoSession'
+import type { PageSession } from '../../auth/pageSession'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
 import { EchoError } from '../../errors'
@@ -184,14 +183,9 @@ function spendLimitReached(state: EchoRootState): EchoError {
  * user's token, the one shared refresh and marked retry, the money kept in the store, and the token
  * sent only to the session's API and router origins and the app's own `serverOrigins`.
  */
-function createSessionEchoFetch(session: EchoSession, billedFetch: FetchFunction): FetchFunction {
+function createSessionEchoFetch(session: PageSession, billedFetch: FetchFunction): FetchFunction {
   const { apiUrl, baseRouterUrl, serverOrigins, signInOnDemand } = session.config
-  const echoFetch = createEchoFetch({
-    tokenProvider: session.coordinator,
-    fetch: billedFetch,
-    allowedOrigins: [apiUrl, baseRouterUrl],
-    serverOrigins,
-  })
+  const echoFetch = session.echoFetchOver(billedFetch)
   if (!signInOnDemand) return echoFetch
   const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
   // Async, so a refusal is a rejected promise as `fetch` gives; what runs before its first await still
@@ -204,9 +198,9 @@ function createSessionEchoFetch(session: EchoSession, billedFetch: FetchFunction
 }
 
 /** The model router of a store's session, on the same billed fetch. */
-function createSessionRouter(session: EchoSession, billedFetch: FetchFunction): EchoRouter {
+function createSessionRouter(session: PageSession, billedFetch: FetchFunction): EchoRouter {
   const { baseRouterUrl, signInOnDemand } = session.config
-  const sendAuthorized = createAuthorizedSend({ tokenProvider: session.coordinator, fetch: billedFetch })
+  const sendAuthorized = session.sendOver(billedFetch)
   return routerOver(
     signInOnDemand ? (input, init) => afterSignInForCall(session, () => sendAuthorized(input, init)) : sendAuthorized,
     baseRouterUrl,
@@ -217,7 +211,7 @@ function createSessionRouter(session: EchoSession, billedFetch: FetchFunction): 
  * `call()`, after the sign-in it needs when nobody is signed in and the app asked for sign-in on
  * demand (in a window, opened now, still inside the click that made the call); at once otherwise.
  */
-function afterSignInForCall<T>(session: EchoSession, call: () => Promise<T>): Promise<T> {
+function afterSignInForCall<T>(session: PageSession, call: () => Promise<T>): Promise<T> {
   const signingIn = session.signInForCall()
   return signingIn === undefined ? call() : signingIn.then(call)
 }
