@@ -1,8 +1,16 @@
 import { DEFAULT_API_URL, DEFAULT_ROUTER_URL, httpUrl, type EchoConfig } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 
-/** The Echo a test stands in for: the parts of an `EchoConfig` that say where it is. */
-export type EchoTestConfig = Partial<Pick<EchoConfig, 'appId' | 'apiUrl' | 'baseRouterUrl'>>
+/**
+ * The Echo a test stands in for: the parts of an `EchoConfig` that say where it is, and in server
+ * mode (`session: 'server'`) where the app's server is (`serverUrl`, on `pageOrigin`).
+ */
+export type EchoTestConfig = Partial<
+  Pick<EchoConfig, 'appId' | 'apiUrl' | 'baseRouterUrl' | 'session' | 'serverUrl'>
+> & {
+  /** The page's origin, where the app's server answers in server mode. Defaults to the test page's own. */
+  pageOrigin?: string | undefined
+}
 
 /** Every URL `echoHandlers` answers, by name: for your own `http.*` overrides and assertions. */
 export interface EchoEndpoints {

@@ -13,6 +13,7 @@ import {
 } from './mockEcho'
 import { oauthHandlers } from './oauthHandlers'
 import { routerHandlers } from './routerHandlers'
+import { serverSessionHandlers } from './serverHandlers'
 
 /**
  * msw handlers that play Echo, the record of what the app sent them, and ways to change the scenario or hold an
@@ -76,6 +77,7 @@ export function echoHandlers(options: EchoHandlersOptions = {}): EchoHandlers {
     ...apiHandlers(echo, urls),
     ...routerHandlers(echo, urls),
     ...preflightHandlers(urls),
+    ...(options.session === 'server' ? serverSessionHandlers(options) : []),
   ]
   return Object.assign(handlers, {
     requests: echo.requests,

@@ -53,6 +53,11 @@ export interface EchoScenario {
   /** Refuse every refresh (`400 invalid_request`, as Echo does): a refresh ends the session. */
   refuseRefresh?: boolean
   /**
+   * In server mode (`session: 'server'`): the user starts signed in on the app's server, before the
+   * page's first call (as `seedEchoSession` stores one in browser mode).
+   */
+  signedIn?: boolean
+  /**
    * The life of each access token the token endpoint issues (its `expires_in`), in seconds. Once it
    * has passed by `Date.now()` (so fake timers count), Echo answers that token 401. Defaults to 900.
    */

@@ -1,4 +1,5 @@
 import { POPUP_TARGET } from '../auth/popup'
+import { DEFAULT_SERVER_URL } from '../config'
 
 /** The real sign-in, run in a test: see {@link echoSignIn}. */
 export interface EchoSignInFlow {
@@ -17,7 +18,8 @@ export interface EchoSignInFlow {
 
 /**
  * The real sign-in flow against `echoHandlers` in jsdom or happy-dom, which cannot leave the page:
- * PKCE, the authorize redirect, the code exchange and the profile all run for real. Until the app
+ * PKCE, the authorize redirect, the code exchange and the profile all run for real (in server mode,
+ * on the app's server that `echoHandlers({ session: 'server' })` plays; `serverUrl` is where it is). Until the app
  * leaves, the browser blocks Echo's sign-in window (`window.open` answers `null` for it), so an app
  * with `signIn: 'popup'` leaves by the redirect, as it does where a real browser blocks the window.
  *
@@ -30,7 +32,10 @@ export interface EchoSignInFlow {
  * render(<App />)
  * expect(await screen.findByText('Signed in as Ada Lovelace', { exact: false })).toBeDefined()
  */
-export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): EchoSignInFlow {
+export function echoSignIn({
+  timeoutMs = 5_000,
+  serverUrl = DEFAULT_SERVER_URL,
+}: { timeoutMs?: number; serverUrl?: string } = {}): EchoSignInFlow {
   const signInWindow = blockSignInWindow()
   // The sign-in button leaves a moment after the click (PKCE takes a digest): wait for it.
   let left: (url: string) => void = () => undefined
@@ -52,7 +57,7 @@ export function echoSignIn({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): 
         )
       })
       try {
-        return await followToApp(await Promise.race([leaving, timedOut]))
+        return await followToApp(await Promise.race([leaving, timedOut]), serverUrl.replace(/\/+$/, ''))
       } finally {
         clearTimeout(timer)
         signInWindow.unblock()
@@ -85,14 +90,27 @@ function blockSignInWindow(): { unblock(): void } {
   }
 }
 
-async function followToApp(authorizeUrl: string): Promise<string> {
-  const answer = await fetch(authorizeUrl, { redirect: 'manual' })
-  const location = answer.headers.get('location')
-  if (location === null)
-    throw new Error(
-      `echoSignIn: Echo's authorize endpoint answered ${answer.status} without sending the user back: ` +
-        `${await answer.text()}`,
-    )
-  window.history.replaceState(null, '', location)
-  return location
+/**
+ * Follows the sign-in from `url` until it comes back to a page of the app: Echo's authorize answers
+ * with the redirect back; in server mode the app's server's `signin` and `callback` routes come
+ * first and last (under `serverPath`), as a browser follows them.
+ */
+async function followToApp(url: string, serverPath: string): Promise<string> {
+  let next = url
+  for (let hop = 0; hop < 6; hop += 1) {
+    const answer = await fetch(next, { redirect: 'manual' })
+    const location = answer.headers.get('location')
+    if (location === null)
+      throw new Error(
+        `echoSignIn: ${new URL(next).pathname} answered ${answer.status} without sending the user on: ` +
+          `${await answer.text()}`,
+      )
+    next = new URL(location, next).href
+    const back = new URL(next)
+    if (back.origin === window.location.origin && !back.pathname.startsWith(`${serverPath}/`)) {
+      window.history.replaceState(null, '', next)
+      return next
+    }
+  }
+  throw new Error(`echoSignIn: the sign-in did not come back to the app within 6 redirects (last: ${next})`)
 }
