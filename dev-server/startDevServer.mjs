@@ -24,6 +24,8 @@ export const HOST = '127.0.0.1'
  * @property {string} appId the demo app's id: its Echo app id and its OAuth client id
  * @property {{ id: string, email: string, password: string, name: string, balance: number }} testUser balance: the starting balance in USD
  * @property {DevServerSettings} settings the settings in force
+ * @property {import('./oauth/oidc.mjs').SecretsSeen} secretsSeen every token, code and code verifier its token
+ *   endpoint has issued or been shown (not part of Echo: for tests that look for them where they must not be)
  * @property {() => Promise<void>} close stops both servers and ends open connections and streams
  */
 
@@ -51,13 +53,22 @@ export async function startDevServer(options = {}) {
   const routerUrl = `http://${HOST}:${portOf(routerServer)}`
 
   const ledger = new Ledger({ balance: settings.balance })
+  const secretsSeen = { accessTokens: new Set(), refreshTokens: new Set(), codes: new Set(), verifiers: new Set() }
   /** @type {RequestHandler} */
   let handleApi
   /** @type {RequestHandler} */
   let handleRouter
   try {
     const { accessTtl, refreshGrace, codeReplay, autoLogin, modelsRoute, streamDelayMs, appIds } = settings
-    const oidcOptions = { issuer: apiUrl, resource: routerUrl, accessTtl, refreshGrace, codeReplay, appIds }
+    const oidcOptions = {
+      issuer: apiUrl,
+      resource: routerUrl,
+      accessTtl,
+      refreshGrace,
+      codeReplay,
+      appIds,
+      secretsSeen,
+    }
     const { provider, signingKey } = createOidcProvider(oidcOptions)
     const findAccessToken = createAccessTokenVerifier(provider, signingKey)
     handleApi = createApiServerHandler({
@@ -93,6 +104,7 @@ export async function startDevServer(options = {}) {
       balance: settings.balance,
     },
     settings,
+    secretsSeen,
     close() {
       closing ??= Promise.all([stop(apiServer), stop(routerServer)]).then(() => undefined)
       return closing

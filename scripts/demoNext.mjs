@@ -1,6 +1,8 @@
-// `npm run demo:next`: the local Echo dev server and examples/next-app (`next dev`), whose chat runs
-// in its own route through echo-rtk/server; builds echo-rtk first (the example uses dist/).
+// `npm run demo:next`: the local Echo dev server and examples/next-app (`next dev`) in server mode: the
+// app's server holds the user's session in an HttpOnly cookie, and its chat runs in its own route
+// through echo-rtk/server; builds echo-rtk first (the example uses dist/).
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 
 import { run } from './run.mjs'
@@ -23,6 +25,8 @@ const next = spawn(
       ECHO_APP_ID: dev.appId,
       ECHO_API_URL: dev.apiUrl,
       ECHO_ROUTER_URL: dev.routerUrl,
+      // The server-held session's cookie is sealed with this; a demo makes up its own at each start.
+      ECHO_SESSION_SECRET: process.env.ECHO_SESSION_SECRET ?? randomBytes(32).toString('base64'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   },
@@ -33,7 +37,8 @@ console.log(`
 
   Sign in as ${dev.testUser.email} / ${dev.testUser.password}, then ask "Where is my order A1042?":
   the model runs in app/api/chat/route.ts, its tool reads the shop's order book there, and the
-  call is billed to you. Local Echo: API ${dev.apiUrl}, router ${dev.routerUrl}.
+  call is billed to you. Your session is held by the app's server (app/api/echo/[...echo]/route.ts):
+  the page holds no token. Local Echo: API ${dev.apiUrl}, router ${dev.routerUrl}.
   Ctrl+C stops it.
 `)
 

@@ -26,6 +26,14 @@ const SIGNING_KEY_ID = 'echo-dev-1'
  * @property {boolean} [refreshGrace] Echo's 2-minute grace for a rotated refresh token (oidcStore.mjs)
  * @property {boolean} [codeReplay] an authorization code works again within its life, as at Echo (oidcStore.mjs)
  * @property {string[]} [appIds] the developer's own app ids, signed in to besides the demo app's
+ * @property {SecretsSeen} [secretsSeen] where every token, code and code verifier the token endpoint sees is noted
+ */
+
+/**
+ * What the token endpoint has seen: every access and refresh token it issued and every code and PKCE
+ * code verifier presented to it. Not part of Echo: a test reads it to know, from outside the page,
+ * what a script in the page must never find.
+ * @typedef {{ accessTokens: Set<string>, refreshTokens: Set<string>, codes: Set<string>, verifiers: Set<string> }} SecretsSeen
  */
 
 /**
@@ -40,6 +48,7 @@ export function createOidcProvider({
   refreshGrace = false,
   codeReplay = false,
   appIds = [],
+  secretsSeen,
 }) {
   const knownAppIds = [DEMO_APP_ID, ...appIds.filter((id) => id !== DEMO_APP_ID)]
   // oidc-provider wants an asymmetric key for its JWKS (and id tokens, which Echo's scope never
@@ -121,7 +130,7 @@ export function createOidcProvider({
     delete out.iss
   })
   provider.use(askForConsentToKeepOfflineAccess)
-  provider.use(answerTokenRequestsAsEcho(provider))
+  provider.use(answerTokenRequestsAsEcho(provider, secretsSeen))
   provider.use(linkFavicon)
 
   return { provider, signingKey: { secret, audiences: knownAppIds } }
@@ -224,13 +233,15 @@ async function askForConsentToKeepOfflineAccess(ctx, next) {
  * codes or refresh tokens as `invalid_request` (Echo never answers `invalid_grant`), a wrong code
  * verifier as `PKCE verification failed`.
  * @param {Provider} provider
+ * @param {SecretsSeen | undefined} seen
  * @returns {import('oidc-provider').Middleware}
  */
-function answerTokenRequestsAsEcho(provider) {
+function answerTokenRequestsAsEcho(provider, seen) {
   return async function answerAsEcho(ctx, next) {
     await next()
     if (ctx.path !== OAUTH_PATHS.token || !isRecord(ctx.body)) return
     const body = ctx.body
+    if (seen !== undefined) noteSecrets(seen, ctx.oidc?.params, body)
     if (typeof body.access_token === 'string') {
       if (typeof body.expires_in === 'number') body.expires_in = Math.max(body.expires_in - 1, 0)
       if (typeof body.refresh_token === 'string') body.refresh_token_expires_in = REFRESH_TOKEN_TTL
@@ -241,6 +252,23 @@ function answerTokenRequestsAsEcho(provider) {
     body.error = 'invalid_request'
     if (await failsPkce(provider, ctx.oidc?.params)) body.error_description = 'PKCE verification failed'
   }
+}
+
+/**
+ * Notes the secrets of one token request and its answer.
+ * @param {SecretsSeen} seen
+ * @param {Record<string, unknown> | undefined} params
+ * @param {Record<string, unknown>} body
+ */
+function noteSecrets(seen, params, body) {
+  const note = (/** @type {Set<string>} */ into, /** @type {unknown} */ value) => {
+    if (typeof value === 'string' && value !== '') into.add(value)
+  }
+  note(seen.codes, params?.code)
+  note(seen.verifiers, params?.code_verifier)
+  note(seen.refreshTokens, params?.refresh_token)
+  note(seen.accessTokens, body.access_token)
+  note(seen.refreshTokens, body.refresh_token)
 }
 
 /**

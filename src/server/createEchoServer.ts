@@ -6,7 +6,7 @@ import { createCookieSealer, MIN_SECRET_LENGTH } from './cookieSealer'
 import { afterFirstRouterAnswer } from './firstRouterAnswer'
 import { HeldSessions, type RequestSession } from './heldSession'
 import { jwtExpiresAtMs } from './jwtClaims'
-import { isCrossSite, isSecureOrigin } from './requestOrigin'
+import { appOriginOf, isCrossSite, isSecureOrigin } from './requestOrigin'
 import { answerForError, answerForRouterStatus, routeAnswers } from './routeAnswers'
 import { sessionAnswers, withCookies } from './sessionAnswers'
 import { createSessionHandler, type SessionHandlerParts } from './sessionHandler'
@@ -101,7 +101,7 @@ export interface EchoServer {
    * export const GET = echo.handler
    * export const POST = echo.handler
    */
-  handler(request: Request): Promise<Response>
+  readonly handler: (request: Request) => Promise<Response>
 }
 
 /**
@@ -384,9 +384,9 @@ function originOnly(field: string, value: string): string {
   return url.origin
 }
 
-/** The origin a request was sent to: a Web `Request`'s own, or a Node request's `Host` (https unless loopback). */
+/** The origin a request was sent to: a Web `Request`'s (as `appOriginOf` reads it), or a Node request's `Host` (https unless loopback). */
 function requestOriginOf(request: EchoServerRequest): string {
-  if (request instanceof Request) return new URL(request.url).origin
+  if (request instanceof Request) return appOriginOf(request, undefined)
   const host = headerOf(request, 'host') ?? 'localhost'
   return `${/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https'}://${host}`
 }

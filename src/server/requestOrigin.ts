@@ -17,9 +17,20 @@ export function isCrossSite(request: OriginRequest, appOrigin: string): boolean 
   return origin !== null && origin !== appOrigin
 }
 
-/** The app's origin: the one it states (behind a TLS proxy), else the request's own. */
+/**
+ * The app's origin: the one it states (behind a TLS proxy), else the one the browser asked for: its
+ * `Host` header, with the scheme a proxy in front says it took (`X-Forwarded-Proto`) or the request's
+ * own. Not the request URL's host alone: Next.js gives route handlers `localhost` there whatever the
+ * browser asked for, and a cookie set for one host is not sent to another.
+ */
 export function appOriginOf(request: OriginRequest, stated: string | undefined): string {
-  return stated ?? new URL(request.url).origin
+  if (stated !== undefined) return stated
+  const url = new URL(request.url)
+  const host = request.headers.get('host')
+  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
+  const protocol = forwarded === 'https' || forwarded === 'http' ? `${forwarded}:` : url.protocol
+  if (host === null || !/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) return url.origin
+  return `${protocol}//${host}`
 }
 
 /** Whether cookies for `appOrigin` are `Secure`: always, but for plain http on a loopback host. */

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 
 import { startDemo } from '../../scripts/startDemo.mjs'
+import type { RunningDevServer } from '../../dev-server/startDevServer.mjs'
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Playwright never downloads one. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -32,6 +33,8 @@ export interface DemoUnderTest {
   page: Page
   /** Stops the local Echo and starts a new one on the same ports: every grant and token is gone. */
   restartEcho(): Promise<void>
+  /** Every token, code and verifier the local Echo (the one running now) has issued or been shown. */
+  readonly secretsSeen: RunningDevServer['secretsSeen']
   /** A dev-server control (not part of Echo): sets what is left of the paid balance and the free tier. */
   setLeft(left: { balance?: number; freeTier?: number }): Promise<void>
   close(): Promise<void>
@@ -87,6 +90,9 @@ export async function openDemo({
     testUser: local.testUser,
     browser,
     page: browser.pages()[0] ?? (await browser.newPage()),
+    get secretsSeen() {
+      return local.secretsSeen
+    },
     restartEcho: async () => {
       const { settings } = local
       await local.close()

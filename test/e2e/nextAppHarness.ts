@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -15,9 +16,14 @@ const NEXT_BIN = join(REPO, 'node_modules/next/dist/bin/next')
 
 export interface NextAppUnderTest {
   appUrl: string
-  dev: RunningDevServer
+  /** The local Echo now (a new one after `restartEcho()`). */
+  readonly dev: RunningDevServer
   browser: BrowserContext
   page: Page
+  /** Another browser, a fresh profile of its own (closed with the app). */
+  newBrowser(): Promise<BrowserContext>
+  /** Stops the local Echo and starts a new one on the same ports: every grant and token is gone. */
+  restartEcho(): Promise<void>
   /** A dev-server control: sets what is left of the paid balance and the free tier. */
   setLeft(left: { balance?: number; freeTier?: number }): Promise<void>
   close(): Promise<void>
@@ -74,7 +80,7 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
   const env = { NEXT_TELEMETRY_DISABLED: '1' }
   await run(process.execPath, [join(REPO, 'node_modules/tsup/dist/cli-default.js')], { cwd: REPO, env })
   await run(process.execPath, [NEXT_BIN, 'build'], { cwd: NEXT_APP, env })
-  const dev = await startDevServer({
+  let dev = await startDevServer({
     port: 0,
     routerPort: 0,
     accessTtl,
@@ -86,12 +92,24 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
   const port = await freePort()
   const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: NEXT_APP,
-    env: { ...process.env, ...env, ECHO_APP_ID: dev.appId, ECHO_API_URL: dev.apiUrl, ECHO_ROUTER_URL: dev.routerUrl },
+    env: {
+      ...process.env,
+      ...env,
+      ECHO_APP_ID: dev.appId,
+      ECHO_API_URL: dev.apiUrl,
+      ECHO_ROUTER_URL: dev.routerUrl,
+      ECHO_SESSION_SECRET: randomBytes(32).toString('base64'),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   const appUrl = `http://127.0.0.1:${port}`
   const profile = await mkdtemp(join(tmpdir(), 'echo-rtk-next-'))
+  const others: { context: BrowserContext; profile: string }[] = []
   const stop = async () => {
+    for (const other of others.splice(0)) {
+      await other.context.close()
+      await rm(other.profile, { recursive: true, force: true })
+    }
     if (server.exitCode === null) {
       const exited = new Promise((done) => server.once('exit', done))
       server.kill('SIGTERM')
@@ -109,8 +127,26 @@ export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnde
     })
     return {
       appUrl,
-      dev,
+      get dev() {
+        return dev
+      },
       browser,
+      newBrowser: async () => {
+        const otherProfile = await mkdtemp(join(tmpdir(), 'echo-rtk-next-'))
+        const context = await chromium.launchPersistentContext(otherProfile, {
+          executablePath: CHROMIUM,
+          headless: true,
+          args: CHROMIUM_ARGS,
+        })
+        others.push({ context, profile: otherProfile })
+        return context
+      },
+      restartEcho: async () => {
+        const { settings } = dev
+        const ports = { port: Number(new URL(dev.apiUrl).port), routerPort: Number(new URL(dev.routerUrl).port) }
+        await dev.close()
+        dev = await startDevServer({ ...settings, ...ports })
+      },
       page: browser.pages()[0] ?? (await browser.newPage()),
       setLeft: async (left) => {
         const response = await fetch(`${dev.apiUrl}/dev/balance`, {

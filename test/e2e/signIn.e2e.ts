@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   accountButton,
   ARTIFACTS,
+  askOnce,
   openAccount,
   openDemo,
   shownBalance,
   signInThroughPages,
   type DemoUnderTest,
 } from './demoHarness'
+import { containing, probeContext } from './pageProbe'
 
 let demo: DemoUnderTest
 beforeAll(async () => {
@@ -56,5 +58,38 @@ describe('signing in to the demo through the real pages', () => {
     await page.reload()
     await accountButton(page).waitFor()
     expect(visited.filter((url) => url.startsWith(demo.apiUrl))).toEqual([])
+  })
+})
+
+describe('browser mode, as a script injected into the page sees it', () => {
+  it('finds the tokens, the code and the verifier: the probe that finds nothing in server mode is known to look', async () => {
+    const { page } = demo
+    await page.goto(demo.appUrl)
+    await (await openAccount(page)).getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    const probe = await probeContext(demo.browser)
+    const probed = await demo.browser.newPage()
+    await signInThroughPages(probed, demo)
+    await probed.reload()
+    await accountButton(probed).waitFor()
+    await askOnce(probed, 'Hello?')
+    const { accessTokens, refreshTokens, codes, verifiers } = demo.secretsSeen
+    const found = containing(await probe.seen(demo.browser.pages()), {
+      'access token': accessTokens,
+      'refresh token': refreshTokens,
+      'authorization code': codes,
+      'PKCE verifier': verifiers,
+    })
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^access token in fetch$/),
+        expect.stringMatching(/^refresh token in localStorage oidc\.user:/),
+        expect.stringMatching(/^authorization code in location at load$/),
+        expect.stringMatching(/^authorization code in postMessage heard$/),
+        expect.stringMatching(/^PKCE verifier in storage write oidc\./),
+        expect.stringMatching(/^access token in store action$/),
+      ]),
+    )
+    await probed.close()
   })
 })

@@ -29,7 +29,7 @@ function partsOf(message: UIMessage) {
 }
 
 function SignedInChat() {
-  // The session's fetch: the user's token on each request to /api/chat, one refresh on a 401, a 402 opening the top-up.
+  // The session's fetch: each request to /api/chat goes with the session's cookie; a 402 opens the top-up.
   const fetch = useEchoFetch()
   const transport = useMemo(() => new DefaultChatTransport({ api: '/api/chat', fetch }), [fetch])
   const { messages, sendMessage, status, error } = useChat({ transport })

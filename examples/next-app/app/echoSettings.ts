@@ -9,5 +9,8 @@ export function echoSettings() {
     appId: process.env.ECHO_APP_ID ?? LOCAL_DEMO_APP_ID,
     apiUrl: process.env.ECHO_API_URL ?? 'http://127.0.0.1:8787',
     baseRouterUrl: process.env.ECHO_ROUTER_URL ?? 'http://127.0.0.1:8788',
+    // The user's session is held here, sealed in an HttpOnly cookie with this secret (32+ characters,
+    // `openssl rand -base64 32`); left unset, sign-in answers 500 and the server's log says what to set.
+    session: { secret: process.env.ECHO_SESSION_SECRET },
   }
 }

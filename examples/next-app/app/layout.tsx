@@ -10,11 +10,11 @@ export const metadata: Metadata = { title: 'echo-rtk on Next.js' }
 export const dynamic = 'force-dynamic'
 
 export default function RootLayout({ children }: { children: ReactNode }) {
-  const { appId, apiUrl, baseRouterUrl } = echoSettings()
+  const { appId, apiUrl } = echoSettings()
   return (
     <html lang="en">
       <body>
-        <Providers config={{ appId, apiUrl, baseRouterUrl, serverOrigins: ['self'] }}>{children}</Providers>
+        <Providers config={{ appId, apiUrl, session: 'server' }}>{children}</Providers>
       </body>
     </html>
   )

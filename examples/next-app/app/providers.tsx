@@ -12,7 +12,10 @@ function ErrorLine() {
   )
 }
 
-/** The session lives in the browser; `serverOrigins: ['self']` lets its fetch carry the user's token to this app's own routes. */
+/**
+ * Server mode: the user's session lives on this app's server (app/api/echo/[...echo]/route.ts), in an
+ * HttpOnly cookie; the page holds no token, and every call goes to this app's own routes.
+ */
 export function Providers({ config, children }: { config: EchoConfig; children: ReactNode }) {
   return (
     <EchoProvider config={config}>

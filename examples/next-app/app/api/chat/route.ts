@@ -6,8 +6,8 @@ import { echo } from '../../echo'
 import { lookUpOrder } from '../../orders'
 
 // The model runs here, on the app's server: its system prompt and its tool (the shop's own order
-// book) stay private, and every call is billed to the signed-in user, whose token the browser
-// sends (useEchoFetch()) and echo.route verifies with Echo.
+// book) stay private, and every call is billed to the signed-in user, whose session this server
+// holds (echo.route reads it from the cookie, renewing the token when due).
 export const POST = echo.route(async (request, user) => {
   const { messages } = (await request.json()) as { messages: UIMessage[] }
   const openai = user.modelProvider(createOpenAI)
