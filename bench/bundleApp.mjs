@@ -12,8 +12,12 @@ import { build } from 'esbuild'
 /** Echo's SDK checks that the app id is a UUID v4; one id serves both SDKs. */
 export const APP_ID = '60601628-cdb7-481e-8f7e-921981220348'
 
-/** The app, word for word the same for both SDKs but for the package it imports. */
-function appSource(packageName) {
+/**
+ * The app, word for word the same for both SDKs but for the package it imports; `session: 'server'`
+ * makes it echo-rtk's server mode (the app's own server holds the session: no token in the page).
+ */
+function appSource(packageName, session) {
+  const config = session === 'server' ? `{ appId: '${APP_ID}', session: 'server' }` : `{ appId: '${APP_ID}' }`
   return `import { createRoot } from 'react-dom/client'
 import { EchoProvider, EchoSignIn, useEcho } from '${packageName}'
 
@@ -24,7 +28,7 @@ function Account() {
 
 function App() {
   return (
-    <EchoProvider config={{ appId: '${APP_ID}' }}>
+    <EchoProvider config={${config}}>
       <EchoSignIn />
       <Account />
     </EchoProvider>
@@ -55,10 +59,10 @@ const BUDGET_SETTINGS = {
  * app's one package (its dependencies resolve from where it lives, as for a package in a user's
  * app), or `nodeModulesDir` becomes the app's whole node_modules, symlinks kept, as if the app had
  * installed exactly that tree. With `ownCodeOnly`, every dependency of the package is external
- * too, leaving its own code.
- * @param {{ packageName: string, packageDir?: string, nodeModulesDir?: string, ownCodeOnly?: boolean }} options
+ * too, leaving its own code. `session` is the app's session mode (echo-rtk's `'browser'` or `'server'`).
+ * @param {{ packageName: string, packageDir?: string, nodeModulesDir?: string, ownCodeOnly?: boolean, session?: 'browser' | 'server' }} options
  */
-export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCodeOnly = false }) {
+export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCodeOnly = false, session = 'browser' }) {
   const workDir = mkdtempSync(join(tmpdir(), 'echo-bundle-'))
   try {
     if (nodeModulesDir) {
@@ -68,7 +72,7 @@ export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCo
       symlinkSync(packageDir, join(workDir, 'node_modules', packageName), 'dir')
     }
     writeFileSync(join(workDir, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }))
-    writeFileSync(join(workDir, 'app.jsx'), appSource(packageName))
+    writeFileSync(join(workDir, 'app.jsx'), appSource(packageName, session))
     const result = await build({
       ...BUDGET_SETTINGS,
       entryPoints: [join(workDir, 'app.jsx')],
@@ -82,10 +86,10 @@ export async function bundleApp({ packageName, packageDir, nodeModulesDir, ownCo
       preserveSymlinks: true,
       plugins: ownCodeOnly ? [externalDependencies(packageName)] : [],
     })
-    const chunks = chunksOf(result)
+    const chunks = chunksOf(result, session)
     const firstLoad = chunks.filter((chunk) => chunk.firstLoad)
-    // The whole app: every chunk but the models list, which the app never asks for.
-    const whole = chunks.filter((chunk) => !chunk.modelsList)
+    // The whole app: every chunk it ever loads (its own mode's session and sign-in, not the models list).
+    const whole = chunks.filter((chunk) => chunk.used)
     return {
       ...sizes(firstLoad),
       whole: sizes(whole),
@@ -111,20 +115,32 @@ function externalDependencies(packageName) {
   }
 }
 
+/** echo-rtk's session chunk of each mode (by its file in dist/): the page loads its own mode's only. */
+const SESSION_CHUNKS = { browser: /\/EchoSession-[\w-]+\.js$/, server: /\/ServerSession-[\w-]+\.js$/ }
+
 /**
- * Each output chunk: its gzip size, whether the page loads it at start (the entry and what it
- * imports statically, transitively), and whether it is the models list (loaded only when asked for).
+ * Each output chunk: its gzip size, whether the page loads it before its first paint (the entry and
+ * what it imports statically, transitively: echo-rtk's session loads after the first paint, which the
+ * store already shows), whether the app ever loads it (`used`: reachable from the entry by any import,
+ * but the other mode's session and the models list, which this app never asks for).
  */
-function chunksOf(result) {
+function chunksOf(result, session) {
   const outputs = result.metafile.outputs
-  const initial = new Set()
-  const visit = (path) => {
-    if (initial.has(path)) return
-    initial.add(path)
-    for (const { path: imported, kind } of outputs[path]?.imports ?? [])
-      if (kind === 'import-statement' && outputs[imported]) visit(imported)
+  const holds = (path, pattern) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => pattern.test(input))
+  const otherMode = SESSION_CHUNKS[session === 'server' ? 'browser' : 'server']
+  const reach = (kinds) => {
+    const reached = new Set()
+    const visit = (path) => {
+      if (reached.has(path) || holds(path, otherMode) || holds(path, /echoSdkModels/)) return
+      reached.add(path)
+      for (const { path: imported, kind } of outputs[path]?.imports ?? [])
+        if (kinds.includes(kind) && outputs[imported]) visit(imported)
+    }
+    for (const [path, output] of Object.entries(outputs)) if (output.entryPoint === 'app.jsx') visit(path)
+    return reached
   }
-  for (const [path, output] of Object.entries(outputs)) if (output.entryPoint === 'app.jsx') visit(path)
+  const initial = reach(['import-statement'])
+  const used = reach(['import-statement', 'dynamic-import'])
   return result.outputFiles
     .map((file) => {
       const path = Object.keys(outputs).find((key) => file.path.endsWith(key))
@@ -134,7 +150,7 @@ function chunksOf(result) {
         code: file.contents,
         gzip: gzipSync(file.contents, { level: 9 }).byteLength,
         firstLoad: initial.has(path),
-        modelsList: Object.keys(outputs[path]?.inputs ?? {}).some((input) => /echoSdkModels/.test(input)),
+        used: used.has(path),
       }
     })
     .filter((chunk) => chunk.path?.endsWith('.js'))

@@ -16,6 +16,11 @@ const guarded = {
   '/chat/completions':
     '{"id":"chat-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}',
 }
+/**
+ * How long the model router takes to answer a chat, in ms: the quickest billed call Echo serves (a short
+ * answer of a small model takes longer, with Echo's own checks and the provider's round trip in it).
+ */
+const MODEL_ANSWER_MS = 100
 const FREE_BALANCE = /^\/api\/v1\/balance\/[^/]+\/free$/
 const FREE_BALANCE_BODY = guarded['/api/v1/balance/free']
 
@@ -42,6 +47,18 @@ const server = createServer((request, response) => {
     )
   if (url.pathname === '/server-router/chat/completions')
     return drain(request, () => send(200, guarded['/chat/completions']))
+  // A model's answer takes time: the server-held session's proxy is timed against calls that take as long
+  // as the quickest billed call.
+  if (url.pathname === '/model-router/chat/completions')
+    return drain(request, () => setTimeout(() => send(200, guarded['/chat/completions']), MODEL_ANSWER_MS))
+  // Sign-in for the server-held session: authorize sends the user straight back with a code.
+  if (url.pathname === '/api/oauth/authorize') {
+    const back = new URL(url.searchParams.get('redirect_uri'))
+    back.searchParams.set('code', 'code-1')
+    back.searchParams.set('state', url.searchParams.get('state') ?? '')
+    response.writeHead(302, { location: back.href, 'content-length': 0 })
+    return response.end()
+  }
   if (url.pathname === '/stats') return send(200, JSON.stringify(state))
   if (url.pathname === '/reset') {
     Object.assign(state, { access: 'access-0', refresh: 'refresh-0', generation: 0, tokenCalls: 0, rejected: 0 })
@@ -65,7 +82,19 @@ const server = createServer((request, response) => {
     request.on('data', (chunk) => (body += chunk))
     request.on('end', () => {
       state.tokenCalls += 1
-      const presented = new URLSearchParams(body).get('refresh_token')
+      const form = new URLSearchParams(body)
+      // A code exchange (the server-held session's sign-in) gets the tokens in use.
+      if (form.get('grant_type') === 'authorization_code')
+        return send(
+          200,
+          JSON.stringify({
+            access_token: state.access,
+            refresh_token: state.refresh,
+            token_type: 'Bearer',
+            expires_in: 900,
+          }),
+        )
+      const presented = form.get('refresh_token')
       if (presented !== state.refresh) return send(400, '{"error":"invalid_request"}')
       setTimeout(() => {
         state.generation += 1

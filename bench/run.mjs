@@ -11,6 +11,7 @@ import { ECHO_REACT_SDK, ECHO_TYPESCRIPT_SDK, ensureEchoSdkInstalled, installedV
 import { measureFetchOverhead, measureSessionFetchOverhead } from './fetchOverhead.mjs'
 import { measureRefreshStorm } from './refreshStorm.mjs'
 import { runInChild } from './runInChild.mjs'
+import { measureServerProxyOverhead } from './serverProxy.mjs'
 import { measureServerRouteOverhead } from './serverRoute.mjs'
 import { startLoopbackServer } from './startServer.mjs'
 import { measureStreamLatency } from './streamLatency.mjs'
@@ -52,6 +53,9 @@ const theirClientVersion = installedVersion(ECHO_TYPESCRIPT_SDK)
 
 const bundle = {
   ours: await attempt('the bundle of the minimal app on echo-rtk', measureOurBundle),
+  oursServerMode: await attempt('the bundle of the same app on echo-rtk in server mode', () =>
+    measureOurBundle({ session: 'server' }),
+  ),
   theirs: await attempt(`the bundle of the same app on ${ECHO_REACT_SDK}`, measureTheirBundle),
 }
 
@@ -67,6 +71,10 @@ try {
   m.serverRoute = await attempt(
     "echo-rtk/server's route against a route passing the token itself (6,000 requests each)",
     () => measureServerRouteOverhead(server.url),
+  )
+  m.serverProxy = await attempt(
+    "a model call through the server-held session's proxy against one straight to the router (the router taking 100 ms)",
+    () => measureServerProxyOverhead(server.url),
   )
   m.storm = await attempt('the refresh storm on our client (1,000 concurrent calls, expired token)', () =>
     measureRefreshStorm(server.url),
@@ -153,8 +161,8 @@ function fullRow(what, ours, theirs, format) {
   }
 }
 
-const sizeRow = (what, pick, budget, short) =>
-  row(what, bundle.ours, bundle.theirs, {
+const sizeRow = (what, pick, budget, short, ours = bundle.ours) =>
+  row(what, ours, bundle.theirs, {
     short,
     budgetBrief: budget ? `≤ ${bytes(budget)}` : undefined,
     ours: (b) => bytes(pick(b)),
@@ -189,6 +197,20 @@ const rows = [
     (b) => b.own.gzip,
     BUDGET.ownFirstLoadGzip,
     'Bundle, own code in the first load',
+  ),
+  sizeRow(
+    'Bundle in server mode (the same app, session: server): the first load, gzip -9',
+    (b) => b.total.gzip,
+    undefined,
+    'Bundle, server mode, first load (gzip)',
+    bundle.oursServerMode,
+  ),
+  sizeRow(
+    'Bundle in server mode: the whole app (no browser session, no sign-in chunk), gzip -9',
+    (b) => b.total.whole.gzip,
+    undefined,
+    'Bundle, server mode, whole app (gzip)',
+    bundle.oursServerMode,
   ),
   sizeRow('Bundle, first load, minified', (b) => b.total.minified),
   sizeRow('Bundle, first load, brotli', (b) => b.total.brotli),
@@ -279,6 +301,20 @@ const rows = [
       ratio: (o) => `${o.ratio.toFixed(3)}×`,
       budget: 'at most 1.05× (issue 23)',
       met: (o) => o.ratio <= 1.05,
+    },
+  ),
+  baselineRow(
+    `Server mode: a model call through the app's server (echo.handler: the cookie opened, the token added, the answer streamed) against the page calling the router with the token, the router taking 100 ms an answer; median of ${(m.serverProxy.value?.requests ?? 150).toLocaleString('en-US')} loopback calls each`,
+    m.serverProxy,
+    {
+      short: 'Server mode, a model call through the proxy',
+      against: 'the page calling the router itself',
+      ours: (o) =>
+        `${(o.proxiedMedianUs / 1000).toFixed(1)} ms (a bare proxy hop: ${(o.bareMedianUs / 1000).toFixed(1)} ms; the session's own work: ${(o.sessionShareUs / 1000).toFixed(1)} ms)`,
+      baseline: (o) => `straight to the router: ${(o.directMedianUs / 1000).toFixed(1)} ms`,
+      ratio: (o) => `${o.ratio.toFixed(3)}×`,
+      budget: 'at most 1.10×',
+      met: (o) => o.ratio <= 1.1,
     },
   ),
   baselineRow(

@@ -15,7 +15,11 @@ if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
 
 const start = performance.now()
 const ours = { packageName: 'echo-rtk', packageDir: REPO_ROOT }
-const [total, own] = await Promise.all([bundleApp(ours), bundleApp({ ...ours, ownCodeOnly: true })])
+const [total, own, serverMode] = await Promise.all([
+  bundleApp(ours),
+  bundleApp({ ...ours, ownCodeOnly: true }),
+  bundleApp({ ...ours, session: 'server' }),
+])
 const seconds = ((performance.now() - start) / 1000).toFixed(1)
 
 // Each budget that is missed today is held by a ceiling where the code stands, so that nothing grows
@@ -48,8 +52,15 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // then by 81 bytes of the first load and the whole, 79 of the own code: a refused refresh's cause keeps Echo's
 // words only as an OAuth error code, and a cause's message is cut to 120 characters (what answered may be any server).
 // The figures are the same bytes on every clone (bench/bundleApp.mjs reads the package through node_modules, so no
-// checkout path reaches esbuild's chunk hashes; test/tooling/sizeGuard.test.ts holds it so): 52,924, 64,442, 22,511.
-const CEILING = { firstLoadGzip: 52_924, wholeGzip: 64_442, ownFirstLoadGzip: 22_511 }
+// checkout path reaches esbuild's chunk hashes; test/tooling/sizeGuard.test.ts holds it so).
+// Then each mode's session went to a chunk of its own, loaded after the first paint (which the store already shows):
+// a page ships its own mode's session code only. The first load fell from 52,924 to 50,994 bytes and the own code
+// from 22,511 to 20,751; the whole app rose from 64,442 to 68,899, because esbuild splits what the first load and
+// the session chunk share into chunks of their own, each compressed alone (the same code as one file is 3.3 kB
+// smaller). A server-mode app (`session: 'server'`, checked below) loads 51,000 bytes first and 55,177 in all.
+const CEILING = { firstLoadGzip: 50_994, wholeGzip: 68_899, ownFirstLoadGzip: 20_751 }
+/** The same app in server mode: no budget of its own; held where it stands, and never above browser mode's. */
+const SERVER_MODE_CEILING = { firstLoadGzip: 51_000, wholeGzip: 55_177 }
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [
@@ -60,9 +71,19 @@ const lines = [
   const limit = Math.max(BUDGET[key], CEILING[key])
   return { what, size, budget: BUDGET[key], limit, ok: size <= limit }
 })
+for (const [what, size, key] of [
+  ['the same app in server mode: its first load, gzip -9', serverMode.gzip, 'firstLoadGzip'],
+  ['the same app in server mode: the whole app, gzip -9', serverMode.whole.gzip, 'wholeGzip'],
+])
+  lines.push({ what, size, budget: null, limit: SERVER_MODE_CEILING[key], ok: size <= SERVER_MODE_CEILING[key] })
 for (const { what, size, budget, limit, ok } of lines) {
-  const missed = size > budget ? `, over its budget of ${bytes(budget)} (missed), held at ${bytes(limit)}` : ''
-  console.log(`${ok ? 'ok  ' : 'OVER'} ${what}: ${bytes(size)} bytes${missed || ` (budget ${bytes(budget)})`}`)
+  const against =
+    budget === null
+      ? ` (held at ${bytes(limit)})`
+      : size > budget
+        ? `, over its budget of ${bytes(budget)} (missed), held at ${bytes(limit)}`
+        : ` (budget ${bytes(budget)})`
+  console.log(`${ok ? 'ok  ' : 'OVER'} ${what}: ${bytes(size)} bytes${against}`)
 }
 const over = lines.filter((line) => !line.ok)
 if (over.length > 0) {

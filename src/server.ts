@@ -1,6 +1,11 @@
 // echo-rtk/server: your own server, billed to the user. No React, DOM or Redux.
 export { createEchoServer } from './server/createEchoServer'
-export type { EchoRouteHandler, EchoServer, EchoServerOptions } from './server/createEchoServer'
+export type {
+  EchoRouteHandler,
+  EchoServer,
+  EchoServerOptions,
+  EchoServerSessionOptions,
+} from './server/createEchoServer'
 export type { EchoServerRequest } from './server/bearerToken'
 export type { EchoServerUser } from './server/serverUser'
 export { EchoError, isInsufficientFunds } from './errors'

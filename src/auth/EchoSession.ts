@@ -5,7 +5,7 @@ import type { ResolvedEchoConfig } from '../config'
 import type { RefreshCause } from '../api/tokenProvider'
 import { EchoError } from '../errors'
 import type { InterruptionCause, TokensCause } from './causes'
-import { toEchoUser } from './echoUser'
+import { snapshotOf, type FirstPaint } from './firstPaint'
 import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
 import { readSignInCallback, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
 import { handOverSignInReturn, openSignInWindow, popupError, waitForSignInReturn } from './popup'
@@ -141,16 +141,18 @@ export class EchoSession {
 
   /**
    * The one place the session's state changes: `event` moves it to its next state, and the store is
-   * told what happened, once. A user that leaves (signed out, or another user in their place) ends
-   * their scope, so a refresh begun for them is thrown away.
+   * told what happened, once (`told`: it already was, before this code had loaded: `firstPaint.ts`).
+   * A user that leaves (signed out, or another user in their place) ends their scope, so a refresh
+   * begun for them is thrown away.
    */
-  #dispatch(event: SessionEvent): void {
+  #dispatch(event: SessionEvent, told = false): void {
     const from = this.#state
     const next = nextState(from, event, this.#env.now())
     const fromUserId = userIdOf(from)
     const nextUserId = userIdOf(next)
     if (fromUserId !== null && fromUserId !== nextUserId) this.#newUserScope()
     this.#state = next
+    if (told) return
     const report = this.#report
     switch (event.type) {
       case 'signInStarted':
@@ -162,8 +164,7 @@ export class EchoSession {
         const { expiresAt } = next as Extract<SessionState, { phase: 'signedIn' }>
         if (fromUserId === nextUserId && event.returnTo === undefined)
           return report.tokenRefreshed({ accessToken: event.user.access_token, expiresAt }, event.cause)
-        const user = toEchoUser(event.user.profile)
-        const snapshot = { user, accessToken: event.user.access_token, expiresAt, arrivedBy: event.arrivedBy }
+        const snapshot = { ...snapshotOf(event.user, event.arrivedBy), expiresAt }
         return report.signedIn(event.returnTo === undefined ? snapshot : { ...snapshot, returnTo: event.returnTo })
       }
       case 'tokenRefreshStarted':
@@ -181,9 +182,10 @@ export class EchoSession {
   /**
    * Listens to the other tabs and the network, arms the renew timer, and the first time takes the
    * page's sign-in or stored user; again after `stop()` (StrictMode), nothing twice. A
-   * popup's sign-in coming back is handed to its opener instead.
+   * popup's sign-in coming back is handed to its opener instead. `told`: what the store was told
+   * before this code had loaded (`firstPaint.ts`), which the start takes as said.
    */
-  start(): void {
+  start(told?: FirstPaint): void {
     this.#running = true
     if (this.#tabs.isListening || this.#state.phase === 'handingOver') return
     if (this.#pageCallback === undefined) {
@@ -199,7 +201,7 @@ export class EchoSession {
     this.#stopWaking = this.#env.onWake((cause) => this.#failures > 0 && this.#renewInBackground({ by: cause }))
     if (this.#state.phase !== 'idle') return this.#scheduleRenew()
     const callback = this.#pageCallback
-    if (callback === null) this.#restore()
+    if (callback === null) this.#restore(told)
     else if (callback.kind === 'error') {
       this.#env.storage.removeItem(`oidc.${callback.state}`)
       this.#dispatch({ type: 'signInFailed', error: refusedSignIn(callback).toJSON(), arrivedBy: 'callback' })
@@ -356,11 +358,19 @@ export class EchoSession {
       })
   }
 
-  /** Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew. */
-  #restore(): void {
+  /**
+   * Start-up: a saved user that is still valid is signed in at once; an expired one gets one renew.
+   * What the store was `told` already (the same user, or nobody) is not told again.
+   */
+  #restore(told?: FirstPaint): void {
     const stored = takeStoredUser(this.#env, this.config)
-    if (stored === null) return this.#dispatch({ type: 'signedOut', cause: { by: 'nothing-stored' } })
-    if (!this.#isExpired(stored)) return this.#adopt(stored, 'storage', { by: 'storage' })
+    if (stored === null)
+      return this.#dispatch({ type: 'signedOut', cause: { by: 'nothing-stored' } }, told?.told === 'signedOut')
+    if (!this.#isExpired(stored)) {
+      const shown = told?.told === 'signedIn' && told.snapshot.accessToken === stored.access_token
+      this.#dispatch({ type: 'tokensTaken', user: stored, arrivedBy: 'storage', cause: { by: 'storage' } }, shown)
+      return this.#scheduleRenew()
+    }
     this.#dispatch({ type: 'restored', user: stored })
     this.#renewInBackground({ by: 'start-up' })
   }

@@ -13,6 +13,7 @@ import type { ResolvedEchoConfig } from '../config'
 import { EchoError } from '../errors'
 import type { InterruptionCause, SignOutCause } from './causes'
 import type { EchoEnvironment, PopupWindow, WakeCause } from './environment'
+import { pendingServerSignInKey, type FirstPaint } from './firstPaint'
 import { openSignInWindow, POPUP_CLOSED_POLL_MS, POPUP_TIMEOUT_MS, popupError } from './popup'
 import { refusedSignIn, SESSION_ENDED, sessionStopped } from './sessionErrors'
 import { reconnectDelayMs, type SessionReporter, type SignInSource } from './sessionState'
@@ -123,9 +124,10 @@ export class ServerSession {
 
   /**
    * Listens to the other tabs and the network and, the first time, asks the server who is signed in
-   * (and shows a sign-in that came back refused); again after `stop()`, nothing twice.
+   * (and shows a sign-in that came back refused); again after `stop()`, nothing twice. `told`: the
+   * server's answer the store was given before this code had loaded (`firstPaint.ts`), taken as said.
    */
-  start(): void {
+  start(told?: FirstPaint): void {
     this.#running = true
     if (this.#channel === undefined) {
       this.#channel = this.#env.openChannel?.(serverSessionChannel(this.config.appId))
@@ -135,7 +137,9 @@ export class ServerSession {
     if (this.#started) return this.#scheduleCheck()
     this.#started = true
     if (this.#takeRefusedSignIn()) return
-    void this.#check('storage')
+    if (told?.told === 'signedIn') this.#state = { phase: 'signedIn', user: told.snapshot.user, failures: 0 }
+    else if (told?.told === 'signedOut') this.#state = { phase: 'signedOut' }
+    else void this.#check('storage')
   }
 
   stop(): void {
@@ -385,7 +389,7 @@ export class ServerSession {
   }
 
   get #pendingKey(): string {
-    return `echo-rtk:server-sign-in:${this.config.appId}`
+    return pendingServerSignInKey(this.config.appId)
   }
 
   #keepPendingSignIn(pending: PendingSignIn): void {

@@ -8,6 +8,7 @@ import { configKey, resolveConfig, type EchoConfig, type ResolvedEchoConfig } fr
 import { createEchoStore, type EchoStore } from '../store/createEchoStore'
 import type { EchoRootState } from '../store/echoReducer'
 import { assertEchoStore, startEchoSession, stopEchoSession } from '../store/middleware/echoMiddleware'
+import type { PageSession } from '../auth/pageSession'
 import { runtimeOf } from '../store/EchoRuntime'
 import { EchoAnnouncer } from './EchoAnnouncer'
 import type { EchoContextValue } from './useEcho'
@@ -61,15 +62,25 @@ export function EchoProvider({ config, store: hostStore, children }: EchoProvide
   useMountEffect(() => {
     if (joinsOuter) return
     store.dispatch(startEchoSession(config))
-    // Rendering waits for this: the session has read storage, so the first render after mount is already signed in.
-    setMounted(true)
-    const { session } = runtimeOf(store.dispatch)
-    setHandingOver(session.isHandingOver)
-    // No opener took it: the session signs in here, and says so to the store.
-    const stopWatching = session.isHandingOver
-      ? store.subscribe(() => !session.isHandingOver && setHandingOver(false))
-      : undefined
+    const runtime = runtimeOf(store.dispatch)
+    let unmounted = false
+    let stopWatching: (() => void) | undefined
+    const show = (session: PageSession | undefined) => {
+      if (unmounted) return
+      // Rendering waits for the session: it has read storage, so the first render after mount is already signed in.
+      setMounted(true)
+      if (session?.isHandingOver !== true) return
+      setHandingOver(true)
+      // No opener took it: the session signs in here, and says so to the store.
+      stopWatching = store.subscribe(() => !session.isHandingOver && setHandingOver(false))
+    }
+    // Before the session's code has loaded, the store already shows who is signed in (its first paint), but
+    // for a sign-in popup's page, which shows nothing until its session has handed the sign-in over.
+    if (runtime.session !== undefined) show(runtime.session)
+    else if (!runtime.firstPaintWaits) show(undefined)
+    else runtime.ready.then(show, () => show(undefined))
     return () => {
+      unmounted = true
       stopWatching?.()
       store.dispatch(stopEchoSession())
     }

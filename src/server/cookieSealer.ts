@@ -87,17 +87,21 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 function toBase64Url(bytes: Uint8Array): string {
+  // In pieces: String.fromCharCode takes its arguments on the stack.
   let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
 function fromBase64Url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null
+  let binary: string
   try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
-    return Uint8Array.from(binary, (character) => character.charCodeAt(0))
+    binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
   } catch {
     return null
   }
+  const bytes = new Uint8Array(binary.length)
+  for (let at = 0; at < binary.length; at += 1) bytes[at] = binary.charCodeAt(at)
+  return bytes
 }

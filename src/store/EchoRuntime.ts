@@ -5,11 +5,14 @@ import type { AuthorizedSend } from '../api/authorizedFetch'
 import { sessionPortOf, type SessionPort } from '../api/query/sessionPort'
 import type { EchoRouter } from '../api/router/EchoRouter'
 import type { FetchFunction } from '../api/tokenProvider'
-import { EchoSession, type SessionReporter } from '../auth/EchoSession'
+import { browserFirstPaint, serverFirstPaint, tellFirstPaint, type FirstPaint } from '../auth/firstPaint'
+import { makeSession } from '../auth/loadSession'
 import type { PageSession } from '../auth/pageSession'
-import { ServerSession } from '../auth/ServerSession'
+import { sessionStopped } from '../auth/sessionErrors'
+import type { SessionReporter } from '../auth/sessionState'
 import { afterPaint, type EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
+import { EchoError } from '../errors'
 import {
   signedIn,
   signedOut,
@@ -40,14 +43,28 @@ export interface RuntimeStore {
  * until `start()` again.
  */
 export class EchoRuntime implements SessionPort {
-  readonly session: PageSession
+  readonly config: ResolvedEchoConfig
   readonly environment: EchoEnvironment
+  /**
+   * The session, once its chunk has loaded (it starts loading with the runtime; a page loads its
+   * mode's session code only): what the thunks, the hooks and the billed calls act through.
+   */
+  readonly ready: Promise<PageSession>
+  /** The environment's `fetch` while the runtime runs; stopped, it sends nothing (`session-stopped`). */
+  readonly fetch: FetchFunction
+  readonly sendAuthorized: AuthorizedSend
   readonly spend: SpendWatch
   readonly #dispatch: Dispatch
   readonly #getState: () => EchoRootState
   readonly #topUp: TopUpWatch
   readonly #balance: BalanceFollower
   #running = false
+  #session: PageSession | undefined
+  readonly #reports: SessionReporter
+  /** What the store was told before the session had loaded (the first paint), until the session starts from it. */
+  #told: FirstPaint | undefined
+  /** The first paint being told: `undefined` before any start, settled once it is told (server mode asks first). */
+  #telling: Promise<void> | undefined
   #stopWindowListeners: (() => void) | undefined
   #billed: BilledFetch | undefined
   #echoFetch: FetchFunction | undefined
@@ -61,25 +78,58 @@ export class EchoRuntime implements SessionPort {
     this.spend = new SpendWatch(store.dispatch, getState)
     this.#topUp = new TopUpWatch(store.dispatch, getState)
     this.#balance = new BalanceFollower(store.dispatch, getState, environment.afterPaint ?? afterPaint)
-    const reports = sessionReports(store.dispatch)
-    this.session =
-      config.session === 'server'
-        ? new ServerSession(config, reports, environment)
-        : new EchoSession(config, reports, environment)
+    this.config = config
+    this.fetch = (input, init) =>
+      this.#running ? environment.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
+    this.sendAuthorized = (input, init) => this.withSession((session) => session.sendAuthorized(input, init))
+    this.#reports = sessionReports(store.dispatch)
+    const made = makeSession(config, this.#reports, environment)
+    if (!(made instanceof Promise)) {
+      this.#session = made
+      this.ready = Promise.resolve(made)
+      return
+    }
+    this.ready = made.then(
+      async (session) => {
+        this.#session = session
+        await this.#telling
+        if (this.#running) this.#startSession(session)
+        return session
+      },
+      (error: unknown) => {
+        // Said a moment later: a page going away (a checkout tab closing itself, a sign-in leaving) drops the
+        // chunk it was loading, and has nothing to say.
+        environment.setTimeout(() => environment.logError('echo-rtk: the session could not be loaded:', error), 1_000)
+        throw new EchoError({
+          code: 'NETWORK_ERROR',
+          reason: 'network',
+          message: "echo-rtk's session code could not be loaded: reload the page",
+          cause: error,
+        })
+      },
+    )
+    // Its failure is said above, and again to whoever waits for the session: never unhandled.
+    this.ready.catch(() => undefined)
   }
 
-  get config(): ResolvedEchoConfig {
-    return this.session.config
+  /** The session, or `undefined` while its chunk loads. */
+  get session(): PageSession | undefined {
+    return this.#session
   }
 
-  /** The session's authorized fetch, for the RTK Query baseQuery. */
-  get sendAuthorized(): AuthorizedSend {
-    return this.session.sendAuthorized
+  /**
+   * Runs `use` with the session: at once when it has loaded (so a sign-in from a click opens its
+   * window inside the click), else once it has.
+   */
+  withSession<T>(act: (session: PageSession) => T | Promise<T>): Promise<T> {
+    const session = this.#session
+    if (session === undefined) return this.ready.then(act)
+    return new Promise<T>((resolve) => resolve(act(session)))
   }
 
   /** Where Echo's API calls go: Echo's `apiUrl`, or the app's server in server mode. */
   get apiBase(): string {
-    return this.session.apiBase
+    return this.config.session === 'server' ? this.config.serverUrl : this.config.apiUrl
   }
 
   get isRunning(): boolean {
@@ -93,7 +143,7 @@ export class EchoRuntime implements SessionPort {
   billedFetch(make: (parts: BilledFetchParts) => BilledFetch): FetchFunction {
     if (this.#billed === undefined) {
       // The session's fetch: a stopped store's model calls send nothing either.
-      const environment = { ...this.environment, fetch: this.session.fetch }
+      const environment = { ...this.environment, fetch: this.fetch }
       const { config, spend } = this
       const parts = { config, environment, dispatch: this.#dispatch, getState: this.#getState, spend }
       this.#billed = make({ ...parts, balance: this.#balance })
@@ -118,9 +168,41 @@ export class EchoRuntime implements SessionPort {
     this.spend.start(this.environment, this.config)
     this.#balance.start(this.config.appId)
     this.#topUp.start(this.environment, this.config)
-    this.session.start()
+    if (this.#session !== undefined) this.#startSession(this.#session)
+    else this.#telling ??= this.#tellFirstPaint()
     // Coming back to the page (focus, back online) refetches the balance.
     if (typeof window !== 'undefined') this.#stopWindowListeners = setupListeners(this.#dispatch, listenToWindow)
+  }
+
+  /**
+   * Whether the first paint must wait for the session's code: this page is a sign-in popup handing its
+   * answer over (it shows nothing); otherwise the store already shows who is signed in, or that the
+   * session is loading.
+   */
+  get firstPaintWaits(): boolean {
+    return this.#session === undefined && this.#told?.told === 'nothing' && this.#told.handsOver
+  }
+
+  /**
+   * Tells the store who is signed in before the session's code has loaded, with as little code as it
+   * takes (`firstPaint.ts`): the stored user at once, or the app's server's answer in server mode.
+   */
+  #tellFirstPaint(): Promise<void> | undefined {
+    // Told only while running: a store stopped meanwhile leaves it all to the session's own start.
+    const paint = (told: FirstPaint) => {
+      if (!this.#running) return
+      this.#told = told
+      tellFirstPaint(told, this.#reports)
+    }
+    if (this.config.session !== 'server') return void paint(browserFirstPaint(this.environment, this.config))
+    return serverFirstPaint({ ...this.environment, fetch: this.fetch }, this.config).then(paint)
+  }
+
+  /** Starts the session, from what the store was told before it had loaded the first time. */
+  #startSession(session: PageSession): void {
+    const told = this.#told
+    this.#told = undefined
+    session.start(told)
   }
 
   /** Makes the runtime inert until the next start. */
@@ -132,7 +214,7 @@ export class EchoRuntime implements SessionPort {
     this.#balance.stop()
     this.#topUp.stop()
     this.spend.stop()
-    this.session.stop()
+    this.#session?.stop()
   }
 
   /** A checkout said it was paid (`paidAtCheckout` in `echo-rtk/testing` plays one). */

@@ -106,11 +106,13 @@ export function forgetMoments(runtime: EchoRuntime): void {
 /** What a moment acts on, from the store's runtime: its session's refresh, the balance, a top-up waited for. */
 function stageOf(runtime: EchoRuntime, dispatch: Dispatch): MomentStage {
   return {
-    refresh: () => {
-      // The server-held session's page has no token to refresh: its server renews it.
-      if ('coordinator' in runtime.session)
-        void runtime.session.coordinator.refreshToken({ by: 'dev-moment' }).catch(() => undefined)
-    },
+    refresh: () =>
+      void runtime
+        .withSession((session) =>
+          // The server-held session's page has no token to refresh: its server renews it.
+          'coordinator' in session ? session.coordinator.refreshToken({ by: 'dev-moment' }) : undefined,
+        )
+        .catch(() => undefined),
     isRunning: () => runtime.isRunning,
     askBalance: () => dispatch(balanceAskedAgain({ by: 'dev-moment' })),
     checkoutPaid: () => runtime.checkoutPaid(),

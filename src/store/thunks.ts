@@ -24,13 +24,15 @@ type EchoThunk<Result> = ThunkAction<Promise<Result>, EchoRootState, unknown, Un
 export const signIn =
   (options: SignInOptions = {}): EchoThunk<void> =>
   (dispatch) =>
-    runtimeOf(dispatch).session.signIn(options)
+    runtimeOf(dispatch).withSession((session) => session.signIn(options))
 
 /** Signs out here and in the other tabs. */
-export const signOut = (): EchoThunk<void> => (dispatch) => runtimeOf(dispatch).session.signOut()
+export const signOut = (): EchoThunk<void> => (dispatch) =>
+  runtimeOf(dispatch).withSession((session) => session.signOut())
 
 /** The access token, refreshed first if it has expired; `null` when nobody is signed in. */
-export const getToken = (): EchoThunk<string | null> => (dispatch) => runtimeOf(dispatch).session.getToken()
+export const getToken = (): EchoThunk<string | null> => (dispatch) =>
+  runtimeOf(dispatch).withSession((session) => session.getToken())
 
 /**
  * Refetches the balance and the free tier now; resolves to the balance. Rejects with an
@@ -39,7 +41,7 @@ export const getToken = (): EchoThunk<string | null> => (dispatch) => runtimeOf(
  */
 export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getState) => {
   if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-  const { appId } = runtimeOf(dispatch).session.config
+  const { appId } = runtimeOf(dispatch).config
   const options = { forceRefetch: true, subscribe: false } as const
   const signedOutMeanwhile = () => notAuthenticated('fetching balance')
   const [balance] = await Promise.all([
@@ -112,7 +114,7 @@ export const createPaymentLink =
   (request: PaymentLinkRequest, { checkoutIn }: CreatePaymentLinkOptions = {}): EchoThunk<string> =>
   async (dispatch, getState) => {
     if (!selectIsAuthenticated(getState())) throw notAuthenticated()
-    const { apiUrl } = runtimeOf(dispatch).session.config
+    const { apiUrl } = runtimeOf(dispatch).config
     const returnTo = request?.successUrl ?? pageOrigin()
     const creditBefore = selectCredit(getState())
     const marked =

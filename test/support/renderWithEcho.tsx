@@ -9,6 +9,7 @@ import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 import type { EchoEnvironment } from '../../src/auth/environment'
 import { isAskSession } from '../../src/api/query/sessionPort'
 import type { EchoRuntime } from '../../src/store/EchoRuntime'
+import type { PageSession } from '../../src/auth/pageSession'
 import { CONFIG } from './echoStores'
 
 /** Renders `ui` inside `<EchoProvider>`, in StrictMode as every test here does. */
@@ -40,16 +41,19 @@ export function storeWithSessionOverrides(
     const answer = next(action)
     if (!isAskSession(action) || answer === undefined) return answer
     const runtime = answer as EchoRuntime
-    const overridden = new Proxy(runtime.session, {
-      get: (target, name) => {
-        if (typeof name === 'string' && name in overrides) return overrides[name]
-        const value: unknown = Reflect.get(target, name, target)
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
-      },
-    })
+    const overridden = (session: PageSession) =>
+      new Proxy(session, {
+        get: (target, name) => {
+          if (typeof name === 'string' && name in overrides) return overrides[name]
+          const value: unknown = Reflect.get(target, name, target)
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+        },
+      })
     return new Proxy(runtime, {
       get: (target, name) => {
-        if (name === 'session') return overridden
+        if (name === 'withSession')
+          return <T,>(use: (session: PageSession) => T | Promise<T>) =>
+            target.withSession((session) => use(overridden(session)))
         const value: unknown = Reflect.get(target, name, target)
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },

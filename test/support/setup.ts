@@ -2,7 +2,12 @@ import './webStorage'
 
 import { afterAll, afterEach, beforeAll } from 'vitest'
 
+import { loadSessionCode } from '../../src/auth/loadSession'
 import { server } from './server'
+
+// The session code loads once per page, as in a browser after the first store's start: the tests that
+// follow a page's first store from before its session has loaded say so (test/auth/loadSession.test.tsx).
+await Promise.all([loadSessionCode('browser'), loadSessionCode('server')])
 
 // Unhandled requests fail the test: msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (each ignores the
 // other's key; given as a variable, not a literal, so the type of either major takes it).

@@ -33,7 +33,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
   return (store) => {
     let runtime: EchoRuntime | undefined
 
-    const start = (config: EchoConfig): PageSession => {
+    const start = (config: EchoConfig): Promise<PageSession> => {
       assertEchoReducers(store.getState())
       const resolved = resolveConfig(config)
       if (runtime !== undefined && configKey(runtime.config) !== configKey(resolved)) {
@@ -48,7 +48,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         } else runtime = new EchoRuntime(store, resolved, environment)
       }
       runtime.start()
-      return runtime.session
+      return runtime.ready
     }
 
     return (next) => (action) => {

@@ -1,6 +1,7 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
 import { routerOver } from '../../api/router/createEchoRouter'
+import type { AuthorizedSend } from '../../api/authorizedFetch'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
@@ -29,11 +30,11 @@ export const FIRST_BALANCE_WAIT_MS = 5_000
 
 /** The session's fetch for model clients (`useEchoFetch()`, `getEchoFetch()`), the store's runtime keeps it. */
 export const sessionEchoFetchOf = (runtime: EchoRuntime): FetchFunction =>
-  runtime.echoFetch(() => createSessionEchoFetch(runtime.session, runtime.billedFetch(createBilledFetch)))
+  runtime.echoFetch(() => createSessionEchoFetch(runtime, runtime.billedFetch(createBilledFetch)))
 
 /** The session's model router (`useEchoRouter()`, `getEchoRouter()`), the store's runtime keeps it. */
 export const sessionRouterOf = (runtime: EchoRuntime): EchoRouter =>
-  runtime.router(() => createSessionRouter(runtime.session, runtime.billedFetch(createBilledFetch)))
+  runtime.router(() => createSessionRouter(runtime, runtime.billedFetch(createBilledFetch)))
 
 /** What the billed fetch is made of: the store's settings, browser and state, its spend and its balance. */
 export interface BilledFetchParts {
@@ -178,31 +179,49 @@ function spendLimitReached(state: EchoRootState): EchoError {
   })
 }
 
+/** The part of the store's runtime the session's fetch and router are made over. */
+type SessionRuntime = Pick<EchoRuntime, 'config' | 'withSession'>
+
 /**
  * The session's authorized fetch for any model client (`useEchoFetch()`), over `billedFetch`: the
- * user's token, the one shared refresh and marked retry, the money kept in the store, and the token
- * sent only to the session's API and router origins and the app's own `serverOrigins`.
+ * user's token (or, in server mode, the session's cookie to the app's own server), the one shared
+ * refresh and marked retry, the money kept in the store, and nothing sent where the session does not
+ * send (browser mode: the API and router origins and the app's own `serverOrigins`).
  */
-function createSessionEchoFetch(session: PageSession, billedFetch: FetchFunction): FetchFunction {
-  const { apiUrl, baseRouterUrl, serverOrigins, signInOnDemand } = session.config
-  const echoFetch = session.echoFetchOver(billedFetch)
-  if (!signInOnDemand) return echoFetch
-  const origins = [apiUrl, baseRouterUrl, ...serverOrigins].map((url) => new URL(url).origin)
+function createSessionEchoFetch(runtime: SessionRuntime, billedFetch: FetchFunction): FetchFunction {
+  let echoFetch: FetchFunction | undefined
+  const send = (session: PageSession, input: RequestInfo | URL, init?: RequestInit) =>
+    (echoFetch ??= session.echoFetchOver(billedFetch))(input, init)
+  if (!runtime.config.signInOnDemand)
+    return (input, init) => runtime.withSession((session) => send(session, input, init))
+  const origins = callOrigins(runtime.config)
   // Async, so a refusal is a rejected promise as `fetch` gives; what runs before its first await still
   // runs inside the click that made the call, so the sign-in window may open.
   return async (input, init) => {
     // A call that could never carry the token opens no sign-in window: it fails as it would signed in.
     assertTokenOrigin(input, origins)
-    return afterSignInForCall(session, () => echoFetch(input, init))
+    return runtime.withSession((session) => afterSignInForCall(session, () => send(session, input, init)))
   }
 }
 
+/** Where the session's fetch sends: the page's own server in server mode; else Echo's API and router, and the app's servers. */
+function callOrigins(config: ResolvedEchoConfig): string[] {
+  const { apiUrl, baseRouterUrl, serverOrigins, serverUrl } = config
+  const urls = config.session === 'server' ? [serverUrl, ...serverOrigins] : [apiUrl, baseRouterUrl, ...serverOrigins]
+  return urls.map((url) => new URL(url).origin)
+}
+
 /** The model router of a store's session, on the same billed fetch. */
-function createSessionRouter(session: PageSession, billedFetch: FetchFunction): EchoRouter {
-  const { baseRouterUrl, signInOnDemand } = session.config
-  const sendAuthorized = session.sendOver(billedFetch)
+function createSessionRouter(runtime: SessionRuntime, billedFetch: FetchFunction): EchoRouter {
+  const { baseRouterUrl, signInOnDemand } = runtime.config
+  let sendAuthorized: AuthorizedSend | undefined
+  const send = (session: PageSession, input: RequestInfo | URL, init?: RequestInit) =>
+    (sendAuthorized ??= session.sendOver(billedFetch))(input, init)
   return routerOver(
-    signInOnDemand ? (input, init) => afterSignInForCall(session, () => sendAuthorized(input, init)) : sendAuthorized,
+    (input, init) =>
+      runtime.withSession((session) =>
+        signInOnDemand ? afterSignInForCall(session, () => send(session, input, init)) : send(session, input, init),
+      ),
     baseRouterUrl,
   )
 }
