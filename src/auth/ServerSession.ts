@@ -361,11 +361,15 @@ export class ServerSession {
     })
   }
 
-  /** A sign-in that came back refused (the server put Echo's error in the address bar): shown, and taken out of it. */
+  /**
+   * A sign-in this tab left for that came back refused (the server put Echo's error in the address
+   * bar): shown, and taken out of it. Only this tab's own: words in a link that came from elsewhere
+   * are never shown as Echo's.
+   */
   #takeRefusedSignIn(): boolean {
     const url = new URL(this.#env.location.href)
     const error = url.searchParams.get(SIGN_IN_ERROR_PARAMS.error)
-    if (error === null) return false
+    if (error === null || this.#tabStorage.getItem(this.#pendingKey) === null) return false
     const description = url.searchParams.get(SIGN_IN_ERROR_PARAMS.description)
     url.searchParams.delete(SIGN_IN_ERROR_PARAMS.error)
     url.searchParams.delete(SIGN_IN_ERROR_PARAMS.description)
@@ -388,13 +392,18 @@ export class ServerSession {
     return `${this.#routes}/${name}`
   }
 
+  /** This tab's own storage: the sign-in it left for is this tab's, not another tab's to take. */
+  get #tabStorage(): Storage {
+    return this.#env.tabStorage ?? this.#env.storage
+  }
+
   get #pendingKey(): string {
     return pendingServerSignInKey(this.config.appId)
   }
 
   #keepPendingSignIn(pending: PendingSignIn): void {
     try {
-      this.#env.storage.setItem(this.#pendingKey, JSON.stringify(pending))
+      this.#tabStorage.setItem(this.#pendingKey, JSON.stringify(pending))
     } catch {
       // Storage refused: the sign-in goes on; only the app's returnTo is not given back.
     }
@@ -402,9 +411,9 @@ export class ServerSession {
 
   /** The sign-in this page left for, if it is recent, taken out of storage (it is given back once). */
   #takePendingSignIn(): PendingSignIn | null {
-    const text = this.#env.storage.getItem(this.#pendingKey)
+    const text = this.#tabStorage.getItem(this.#pendingKey)
     if (text === null) return null
-    this.#env.storage.removeItem(this.#pendingKey)
+    this.#tabStorage.removeItem(this.#pendingKey)
     try {
       const pending = JSON.parse(text) as PendingSignIn
       return typeof pending.startedAt === 'number' && this.#env.now() - pending.startedAt < PENDING_SIGN_IN_MS

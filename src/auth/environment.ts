@@ -10,6 +10,11 @@ export interface EchoEnvironment {
   history: { readonly state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void }
   /** Where the user and the sign-in state are kept: `localStorage`. */
   storage: Storage
+  /**
+   * What this tab alone keeps while it is away for a sign-in, in server mode (what the app handed to
+   * it): `sessionStorage`. `storage` where it is not given.
+   */
+  tabStorage?: Storage | undefined
   /** Leaves the page for Echo's sign-in. */
   navigate(url: string): void
   fetch: FetchFunction
@@ -75,6 +80,7 @@ function browserEnvironment(): EchoEnvironment {
     location,
     history,
     storage: pageStorage(),
+    tabStorage: tabStorage(),
     navigate: (url) => location.assign(url),
     fetch: (input, init) => globalThis.fetch(input, init),
     locks: locks ?? undefined,
@@ -129,6 +135,15 @@ function pageStorage(): Storage {
     return window.localStorage
   } catch {
     return new PageLifetimeStorage()
+  }
+}
+
+/** `sessionStorage`, or `undefined` where the browser refuses it. */
+function tabStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
   }
 }
 

@@ -53,13 +53,13 @@ export function browserFirstPaint(
  * reach, no answer) is the session's to tell, and it asks again.
  */
 export async function serverFirstPaint(
-  env: Pick<EchoEnvironment, 'fetch' | 'location' | 'storage'>,
+  env: Pick<EchoEnvironment, 'fetch' | 'location' | 'storage' | 'tabStorage'>,
   config: Pick<ResolvedEchoConfig, 'serverUrl' | 'appId'>,
 ): Promise<FirstPaint> {
   const nothing: FirstPaint = { told: 'nothing', handsOver: false }
   // A sign-in coming back, done or refused, is the session's to tell (with what the app handed to it).
   const comingBack =
-    env.storage.getItem(pendingServerSignInKey(config.appId)) !== null ||
+    (env.tabStorage ?? env.storage).getItem(pendingServerSignInKey(config.appId)) !== null ||
     new URL(env.location.href).searchParams.has(SIGN_IN_ERROR_PARAMS.error)
   if (comingBack) return nothing
   try {

@@ -181,3 +181,45 @@ describe('server mode', () => {
     expect(await screen.findByText('Your session has ended. Sign in again.', { selector: 'p' })).toBeDefined()
   })
 })
+
+describe('a sign-in that comes back refused, in server mode', () => {
+  function ErrorLine() {
+    const { error, status } = useEcho()
+    return <p>{`${status}: ${error ?? 'no error'}`}</p>
+  }
+  const app = (navigate?: (url: string) => void) => (
+    <EchoProvider config={config}>
+      <ErrorLine />
+      <EchoSignIn {...(navigate === undefined ? {} : { navigate })} />
+    </EchoProvider>
+  )
+
+  it("shows Echo's words, and takes them out of the address bar", async () => {
+    server.use(
+      ...echoHandlers({
+        ...config,
+        failures: {
+          token: { status: 400, body: { error: 'invalid_request', error_description: 'PKCE verification failed' } },
+        },
+      }),
+    )
+    window.history.replaceState(null, '', '/settings?tab=2')
+    const flow = echoSignIn()
+    const { unmount } = render(app(flow.navigate))
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }))
+    await flow.backFromEcho()
+    unmount()
+    render(app())
+    expect(
+      await screen.findByText('unauthenticated: Sign-in was refused: PKCE verification failed (access_denied)'),
+    ).toBeDefined()
+    expect(window.location.href).toBe(`${PAGE}/settings?tab=2`)
+  })
+
+  it('never shows words a link from elsewhere put in the address bar', async () => {
+    server.use(...echoHandlers({ ...config }))
+    window.history.replaceState(null, '', '/?echo_sign_in_error=access_denied&echo_sign_in_error_description=Call+us')
+    render(app())
+    expect(await screen.findByText('unauthenticated: no error')).toBeDefined()
+  })
+})
