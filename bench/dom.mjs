@@ -8,6 +8,9 @@ export function installDom() {
   for (const key of Object.getOwnPropertyNames(dom.window)) {
     if (!(key in globalThis)) globalThis[key] = dom.window[key]
   }
+  // Node 25 and later have web storage of their own, unusable without --localstorage-file: the page's it is.
+  for (const key of ['localStorage', 'sessionStorage'])
+    Object.defineProperty(globalThis, key, { value: dom.window[key], configurable: true, writable: true })
   globalThis.window = dom.window
   globalThis.document = dom.window.document
   return dom

@@ -124,7 +124,12 @@ export class EchoRuntime implements SessionPort {
   withSession<T>(act: (session: PageSession) => T | Promise<T>): Promise<T> {
     const session = this.#session
     if (session === undefined) return this.ready.then(act)
-    return new Promise<T>((resolve) => resolve(act(session)))
+    // The promise `act` returns, as it is: no tick added to every call made through the session.
+    try {
+      return Promise.resolve(act(session))
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+    }
   }
 
   /** Where Echo's API calls go: Echo's `apiUrl`, or the app's server in server mode. */

@@ -193,7 +193,9 @@ function createSessionEchoFetch(runtime: SessionRuntime, billedFetch: FetchFunct
   const send = (session: PageSession, input: RequestInfo | URL, init?: RequestInit) =>
     (echoFetch ??= session.echoFetchOver(billedFetch))(input, init)
   if (!runtime.config.signInOnDemand)
-    return (input, init) => runtime.withSession((session) => send(session, input, init))
+    // Once made, the session's fetch is called straight: no wait on the session a call would pay for.
+    return (input, init) =>
+      echoFetch !== undefined ? echoFetch(input, init) : runtime.withSession((session) => send(session, input, init))
   const origins = callOrigins(runtime.config)
   // Async, so a refusal is a rejected promise as `fetch` gives; what runs before its first await still
   // runs inside the click that made the call, so the sign-in window may open.
