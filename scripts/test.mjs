@@ -76,16 +76,22 @@ const steps = [
 
 for (const file of [report, peerReport, reportOf('lowest-node'), reportOf('app-tests')]) rmSync(file, { force: true })
 const failedSteps = []
+/** How long each step took, in seconds, for the table at the end (CONTRIBUTING.md, "Where CI's time goes"). */
+const took = []
 heading('a browser for the e2e tests')
 if (!ensureChromium()) failedSteps.push({ name: 'chromium for the e2e tests' })
 for (const step of failedSteps.length > 0 ? [] : steps) {
   heading(step.name)
+  const started = performance.now()
   const code = await run(...step.command)
+  took.push({ name: step.name, seconds: (performance.now() - started) / 1000, ok: code === 0 })
   if (code !== 0) {
     failedSteps.push(step)
     if (step.counts === undefined) break
   }
 }
+heading('where the time went')
+for (const { name, seconds, ok } of took) console.log(`${seconds.toFixed(0).padStart(5)} s  ${ok ? 'ok    ' : 'FAILED'}  ${name}`)
 
 // Every run of tests adds its counts. A step that failed with no failed test (an install, a type
 // check, a step that is not a test run) counts as one failed check.
