@@ -91,7 +91,8 @@ for (const step of failedSteps.length > 0 ? [] : steps) {
   }
 }
 heading('where the time went')
-for (const { name, seconds, ok } of took) console.log(`${seconds.toFixed(0).padStart(5)} s  ${ok ? 'ok    ' : 'FAILED'}  ${name}`)
+for (const { name, seconds, ok } of took)
+  console.log(`${seconds.toFixed(0).padStart(5)} s  ${ok ? 'ok    ' : 'FAILED'}  ${name}`)
 
 // Every run of tests adds its counts. A step that failed with no failed test (an install, a type
 // check, a step that is not a test run) counts as one failed check.

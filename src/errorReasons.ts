@@ -1,4 +1,9 @@
-import type { EchoErrorCode } from './errors'
+/**
+ * What went wrong, as a closed set of codes:
+ * `NETWORK_ERROR` (the request never got an answer), `HTTP_<status>` (a non-OK answer),
+ * `UNKNOWN_ERROR` (anything else, an aborted request included).
+ */
+export type EchoErrorCode = 'NETWORK_ERROR' | 'UNKNOWN_ERROR' | `HTTP_${number}`
 
 /**
  * Why it went wrong, as a closed set to branch on (the message is for people, and may change):

@@ -1,11 +1,12 @@
-import { isEchoErrorReason, reasonOfCode, SAID_TO_PEOPLE, type EchoErrorReason } from './errorReasons'
+import {
+  isEchoErrorReason,
+  reasonOfCode,
+  SAID_TO_PEOPLE,
+  type EchoErrorCode,
+  type EchoErrorReason,
+} from './errorReasons'
 
-/**
- * What went wrong, as a closed set of codes:
- * `NETWORK_ERROR` (the request never got an answer), `HTTP_<status>` (a non-OK answer),
- * `UNKNOWN_ERROR` (anything else, an aborted request included).
- */
-export type EchoErrorCode = 'NETWORK_ERROR' | 'UNKNOWN_ERROR' | `HTTP_${number}`
+export type { EchoErrorCode } from './errorReasons'
 
 /** An {@link EchoError} as plain data: what Redux state and devtools hold. */
 export interface EchoErrorData {

@@ -166,5 +166,5 @@ export type {
   SupportedModelsSource,
   UserSpendInfo,
 } from './api/wireTypes'
-export { echoDevMoments } from './store/devMoments'
-export type { EchoDevMoment } from './store/devMoments'
+export { echoDevMoments } from './store/dev/moments'
+export type { EchoDevMoment } from './store/dev/moments'

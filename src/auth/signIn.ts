@@ -9,7 +9,7 @@ import type { ResolvedEchoConfig } from '../config'
 import { ECHO_PATHS } from '../echoPaths'
 import { EchoError } from '../errors'
 import type { EchoEnvironment } from './environment'
-import type { SignInReturnTo } from './EchoSession'
+import type { SignInReturnTo } from './signInOptions'
 import { POPUP_REQUEST_TYPE, storedUserKey, storeUser, withRefreshLife, type StoredUser } from './storedUser'
 
 /**

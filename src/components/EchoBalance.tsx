@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
-import { freeTierLeftOf, hasFreeTier, paidBalanceOf } from '../store/selectors'
+import { freeTierLeftOf, hasFreeTier, paidBalanceOf } from '../store/money/credit'
 import type { EchoRootState } from '../store/echoReducer'
 import { selectBalance, selectFreeTierBalance, selectIsBalanceLoading } from '../store/selectors'
 import { visuallyHidden } from './visuallyHidden'

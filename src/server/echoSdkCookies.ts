@@ -3,7 +3,7 @@
 // as JSON ({ id, email, name }, from Echo's token answer) and a sign-in's PKCE verifier. A user it
 // signed in is taken over once (docs/migrating-from-echo-react-sdk.md, "From Echo's Next.js SDK").
 import { DEFAULT_SCOPE } from '../config'
-import type { HeldSession } from './heldSession'
+import type { HeldSession } from './sessionContents'
 import { jwtClaims } from './jwtClaims'
 
 /** The names of Echo's Next.js SDK's cookies for `appId`. */

@@ -5,24 +5,9 @@ import { DEFAULT_SCOPE } from '../config'
 import type { CookieSealer } from './cookieSealer'
 import { readChunked, removeCookie, requestCookies, writeChunked } from './cookies'
 import { echoSdkCookieNames, sessionFromEchoSdkCookies } from './echoSdkCookies'
+import type { HeldSession } from './sessionContents'
 
-/**
- * A signed-in user as the app's server holds them, sealed in their session cookie: the tokens and
- * the profile. The whole session: nothing of it is kept anywhere else.
- */
-export interface HeldSession {
-  accessToken: string
-  /** `null` when Echo gave none: the session ends when the access token does. */
-  refreshToken: string | null
-  /** When the access token expires, epoch ms. */
-  expiresAt: number
-  /** When the refresh token stops working, epoch ms; `null` when Echo did not say. */
-  refreshExpiresAt: number | null
-  scope: string
-  user: EchoUser
-  /** When Echo last issued these tokens (the sign-in or the last refresh), epoch ms. */
-  checkedAt: number
-}
+export type { HeldSession } from './sessionContents'
 
 /** What a request's session gives: its tokens (renewed first when due), or why there are none. */
 export type SessionTokens =

@@ -4,7 +4,7 @@ import { echoApi } from '../api/query/echoApi'
 import type { Balance, FreeTierBalance } from '../api/wireTypes'
 import type { EchoErrorData } from '../errors'
 import { sessionReset, signedOut } from './authSlice'
-import { showsFreeCredit, showsPaidCredit } from './selectors'
+import { showsFreeCredit, showsPaidCredit } from './money/credit'
 
 export type BalanceStatus = 'idle' | 'loading' | 'succeeded' | 'failed'
 

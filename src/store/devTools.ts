@@ -1,5 +1,7 @@
 import type { Action, DevToolsEnhancerOptions } from '@reduxjs/toolkit'
 
+import { echoDevMoments } from './dev/moments'
+
 const REDACTED = '[redacted]'
 const TOKEN_KEY = /^(access_?token|refresh_?token|id_?token|token)$/i
 
@@ -28,4 +30,6 @@ export const echoDevToolsOptions: DevToolsEnhancerOptions = {
   name: 'echo-rtk',
   actionSanitizer: <A extends Action>(action: A): A => redactTokens(action),
   stateSanitizer: <S>(state: S): S => redactTokens(state),
+  // DevTools' dispatcher lists the moments in development builds only (bundlers replace NODE_ENV, and drop the rest).
+  ...(process.env.NODE_ENV !== 'production' && { actionCreators: echoDevMoments }),
 }

@@ -7,7 +7,8 @@ import type { PageSession } from '../../auth/pageSession'
 import { sessionEnvironment, type EchoEnvironment } from '../../auth/environment'
 import { configKey, resolveConfig, unknownConfigKeys, type EchoConfig } from '../../config'
 import { sessionReset, signedOut } from '../authSlice'
-import { DEV_MOMENT, forgetMoments, playMoment, runtimeWithMoments } from '../devMoments'
+import { isDevMoment } from '../dev/moments'
+import { forgetMoments, playMoment, runtimeWithMoments } from '../dev/playMoments'
 import { EchoRuntime } from '../EchoRuntime'
 import { checkoutPaid } from '../money/moneySlice'
 
@@ -57,7 +58,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
       if (stopEchoSession.match(action)) return runtime?.stop()
       if (checkoutPaid.match(action)) return runtime?.checkoutPaid()
       // A moment played from Redux DevTools (echoDevMoments): recorded there, played on the runtime. A production
-      // build has none of this (its moments say so themselves, devMoments.ts).
+      // build has none of this (its moments say so themselves, dev/moments.ts).
       if (process.env.NODE_ENV !== 'production' && isDevMoment(action)) {
         const result = next(action)
         if (runtime !== undefined) playMoment(runtime, action as UnknownAction, store.dispatch)
@@ -80,10 +81,6 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
     }
   }
 }
-
-/** Whether `action` is one of `echoDevMoments` (their types start with `echo/dev/`). */
-const isDevMoment = (action: unknown): boolean =>
-  typeof (action as { type?: unknown }).type === 'string' && (action as UnknownAction).type.startsWith(DEV_MOMENT)
 
 /** Whether a copy of `echoApi.middleware` has run in the store whose state this is. */
 const isApiMiddlewareRegistered = (state: unknown): boolean =>

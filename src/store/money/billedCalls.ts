@@ -12,7 +12,6 @@ import { EchoError } from '../../errors'
 import { insufficientFundsDetected } from '../balanceSlice'
 import type { EchoRootState } from '../echoReducer'
 import { selectCredit, selectDailyLimit, selectIsAuthenticated, selectIsSpendLimitReached } from '../selectors'
-import type { EchoRuntime } from '../EchoRuntime'
 import { balanceAskedAgain, type BalanceFollower } from './balanceFollower'
 import type { SpendWatch } from './spendWatch'
 
@@ -28,12 +27,21 @@ export const FIRST_BALANCE_WAIT_MS = 5_000
 // Every billed call of a store: the fetch under them (the one gate of the daily limit, the 402, the balance
 // refetched after a call and the spend it cost), and the session's fetch and router that send over it.
 
+/** What of the store's runtime the session's fetch and router are made over, and kept by (one of each per store). */
+export interface SessionRuntime {
+  readonly config: ResolvedEchoConfig
+  withSession<T>(act: (session: PageSession) => T | Promise<T>): Promise<T>
+  billedFetch(make: (parts: BilledFetchParts) => BilledFetch): FetchFunction
+  echoFetch(make: () => FetchFunction): FetchFunction
+  router(make: () => EchoRouter): EchoRouter
+}
+
 /** The session's fetch for model clients (`useEchoFetch()`, `getEchoFetch()`), the store's runtime keeps it. */
-export const sessionEchoFetchOf = (runtime: EchoRuntime): FetchFunction =>
+export const sessionEchoFetchOf = (runtime: SessionRuntime): FetchFunction =>
   runtime.echoFetch(() => createSessionEchoFetch(runtime, runtime.billedFetch(createBilledFetch)))
 
 /** The session's model router (`useEchoRouter()`, `getEchoRouter()`), the store's runtime keeps it. */
-export const sessionRouterOf = (runtime: EchoRuntime): EchoRouter =>
+export const sessionRouterOf = (runtime: SessionRuntime): EchoRouter =>
   runtime.router(() => createSessionRouter(runtime, runtime.billedFetch(createBilledFetch)))
 
 /** What the billed fetch is made of: the store's settings, browser and state, its spend and its balance. */
@@ -178,9 +186,6 @@ function spendLimitReached(state: EchoRootState): EchoError {
       'raise it in your Echo account to keep going',
   })
 }
-
-/** The part of the store's runtime the session's fetch and router are made over. */
-type SessionRuntime = Pick<EchoRuntime, 'config' | 'withSession'>
 
 /**
  * The session's authorized fetch for any model client (`useEchoFetch()`), over `billedFetch`: the

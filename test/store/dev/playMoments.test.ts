@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { echoDevMoments, echoDevToolsOptions, getEchoRouter, signOut, stopEchoSession, type EchoStore } from 'echo-rtk'
-import { selectCredit } from '../../src/store/selectors'
-import { echoStoresPerTest } from '../support/echoStores'
-import { refreshGrants, sentTo, serveEcho } from '../support/testEcho'
+import { selectCredit } from '../../../src/store/selectors'
+import { echoStoresPerTest } from '../../support/echoStores'
+import { refreshGrants, sentTo, serveEcho } from '../../support/testEcho'
 
 const { signInThroughEcho, newStore } = echoStoresPerTest()
 const auth = (store: EchoStore) => store.getState().echo.auth
