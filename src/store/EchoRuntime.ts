@@ -1,4 +1,4 @@
-import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
+import type { Dispatch } from '@reduxjs/toolkit'
 import { setupListeners } from '@reduxjs/toolkit/query'
 
 import type { AuthorizedSend } from '../api/authorizedFetch'
@@ -10,7 +10,7 @@ import { makeSession } from '../auth/loadSession'
 import type { PageSession } from '../auth/pageSession'
 import { sessionStopped } from '../auth/sessionErrors'
 import type { SessionReporter } from '../auth/sessionState'
-import { afterPaint, type EchoEnvironment } from '../auth/environment'
+import type { EchoEnvironment } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError } from '../errors'
 import {
@@ -23,24 +23,20 @@ import {
   tokenRefreshStarted,
 } from './authSlice'
 import type { EchoRootState } from './echoReducer'
-import { BalanceFollower } from './money/balanceFollower'
 import type { BilledFetch, BilledFetchParts } from './money/billedCalls'
-import { SpendWatch } from './money/spendWatch'
-import { TopUpWatch } from './money/topUpWatch'
+import { StoreMoney, type MoneyStore } from './money/storeMoney'
 
-/** The store a runtime serves: what it reads and what it tells. */
-export interface RuntimeStore {
-  dispatch: Dispatch
-  getState: () => unknown
-}
+/** The store a runtime serves: what it reads and what it tells, and how its money puts its listeners in the chain. */
+export type RuntimeStore = MoneyStore
 
 /**
  * Everything echo-rtk runs for one store: the session, the money (the balance it follows, the
  * spend, the top-up waited for), the billed fetch and router made on first use, and RTK Query's
- * focus and reconnect listeners. The session middleware makes it at the first start and hands it
- * each action; the thunks and hooks reach it through the session port. `stop()` makes it inert:
- * nothing it scheduled runs, no request leaves, nothing is written to storage or told to other tabs,
- * until `start()` again.
+ * focus and reconnect listeners. The session middleware makes it at the first start; its features
+ * hear the store's actions through the store's listener middleware, for as long as the run they
+ * started in; the thunks and hooks reach it through the session port. `stop()` ends the run, which
+ * makes it inert: nothing it scheduled runs, no request leaves, nothing is written to storage or told
+ * to other tabs, until `start()` again.
  */
 export class EchoRuntime implements SessionPort {
   readonly config: ResolvedEchoConfig
@@ -53,12 +49,12 @@ export class EchoRuntime implements SessionPort {
   /** The environment's `fetch` while the runtime runs; stopped, it sends nothing (`session-stopped`). */
   readonly fetch: FetchFunction
   readonly sendAuthorized: AuthorizedSend
-  readonly spend: SpendWatch
   readonly #dispatch: Dispatch
   readonly #getState: () => EchoRootState
-  readonly #topUp: TopUpWatch
-  readonly #balance: BalanceFollower
-  #running = false
+  /** The store's money: the balance it follows, the spend, the top-up waited for. */
+  readonly #money: StoreMoney
+  /** The run since the last start: aborted at the stop. */
+  #run: AbortController | undefined
   #session: PageSession | undefined
   readonly #reports: SessionReporter
   /** What the store was told before the session had loaded (the first paint), until the session starts from it. */
@@ -75,14 +71,12 @@ export class EchoRuntime implements SessionPort {
     this.#dispatch = store.dispatch
     this.#getState = getState
     this.environment = environment
-    this.spend = new SpendWatch(store.dispatch, getState)
-    this.#topUp = new TopUpWatch(store.dispatch, getState)
-    this.#balance = new BalanceFollower(store.dispatch, getState, environment.afterPaint ?? afterPaint)
     this.config = config
     this.fetch = (input, init) =>
-      this.#running ? environment.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
+      this.isRunning ? environment.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
     this.sendAuthorized = (input, init) => this.withSession((session) => session.sendAuthorized(input, init))
     this.#reports = sessionReports(store.dispatch)
+    this.#money = new StoreMoney(store, environment)
     const made = makeSession(config, this.#reports, environment)
     if (!(made instanceof Promise)) {
       this.#session = made
@@ -93,7 +87,7 @@ export class EchoRuntime implements SessionPort {
       async (session) => {
         this.#session = session
         await this.#telling
-        if (this.#running) this.#startSession(session)
+        if (this.isRunning) this.#startSession(session)
         return session
       },
       (error: unknown) => {
@@ -138,7 +132,7 @@ export class EchoRuntime implements SessionPort {
   }
 
   get isRunning(): boolean {
-    return this.#running
+    return this.#run?.signal.aborted === false
   }
 
   // The billed calls are made on first use by what the thunks hand in, so a page that makes none carries none of
@@ -149,9 +143,9 @@ export class EchoRuntime implements SessionPort {
     if (this.#billed === undefined) {
       // The session's fetch: a stopped store's model calls send nothing either.
       const environment = { ...this.environment, fetch: this.fetch }
-      const { config, spend } = this
-      const parts = { config, environment, dispatch: this.#dispatch, getState: this.#getState, spend }
-      this.#billed = make({ ...parts, balance: this.#balance })
+      const { config } = this
+      const { spend, balance } = this.#money
+      this.#billed = make({ config, environment, dispatch: this.#dispatch, getState: this.#getState, spend, balance })
     }
     return this.#billed.fetch
   }
@@ -168,11 +162,9 @@ export class EchoRuntime implements SessionPort {
 
   /** Starts (again, after a stop): the money parts first, so they hear what the session reports as it starts. */
   start(): void {
-    if (this.#running) return
-    this.#running = true
-    this.spend.start(this.environment, this.config)
-    this.#balance.start(this.config.appId)
-    this.#topUp.start(this.environment, this.config)
+    if (this.isRunning) return
+    this.#run = new AbortController()
+    this.#money.start(this.#run, this.environment, this.config)
     if (this.#session !== undefined) this.#startSession(this.#session)
     else this.#telling ??= this.#tellFirstPaint()
     // Coming back to the page (focus, back online) refetches the balance.
@@ -195,7 +187,7 @@ export class EchoRuntime implements SessionPort {
   #tellFirstPaint(): Promise<void> | undefined {
     // Told only while running: a store stopped meanwhile leaves it all to the session's own start.
     const paint = (told: FirstPaint) => {
-      if (!this.#running) return
+      if (!this.isRunning) return
       this.#told = told
       tellFirstPaint(told, this.#reports)
     }
@@ -212,32 +204,21 @@ export class EchoRuntime implements SessionPort {
 
   /** Makes the runtime inert until the next start. */
   stop(): void {
-    this.#running = false
+    this.#run?.abort()
     this.#stopWindowListeners?.()
     this.#stopWindowListeners = undefined
     this.#billed?.stop()
-    this.#balance.stop()
-    this.#topUp.stop()
-    this.spend.stop()
     this.#session?.stop()
   }
 
   /** A checkout said it was paid (`paidAtCheckout` in `echo-rtk/testing` plays one). */
   checkoutPaid(): void {
-    if (this.#running) this.#topUp.paid()
+    if (this.isRunning) this.#money.topUp.paid()
   }
 
-  /** Called before an action reaches the reducers. */
-  prepare(action: UnknownAction): void {
-    if (this.#running) this.#balance.prepare(action)
-  }
-
-  /** Called after an action has reached the reducers. */
-  follow(action: UnknownAction): void {
-    if (!this.#running) return
-    this.#balance.follow(action)
-    this.spend.follow(action)
-    this.#topUp.follow(action)
+  /** The user's own daily limit for this app (`null`: none), kept for them in this browser. */
+  chooseDailyLimit(limit: number | null): void {
+    this.#money.spend.chooseDailyLimit(limit)
   }
 }
 

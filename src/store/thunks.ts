@@ -11,7 +11,7 @@ import { sessionStopped } from '../auth/sessionErrors'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectCredit, selectIsAuthenticated } from './selectors'
-import { markTopUpReturn, type CheckoutIn } from './money/topUpWatch'
+import { markTopUpReturn, type CheckoutIn } from './money/checkoutReturn'
 import { runtimeOf } from './EchoRuntime'
 import { sessionEchoFetchOf, sessionRouterOf } from './money/billedCalls'
 
@@ -89,7 +89,7 @@ export const setDailyLimit =
     const runtime = runtimeOf(dispatch)
     // A stopped store keeps nothing: the limit would be lost without a word.
     if (!runtime.isRunning) return Promise.reject(sessionStopped('setting the daily limit'))
-    runtime.spend.chooseDailyLimit(limit)
+    runtime.chooseDailyLimit(limit)
     return Promise.resolve()
   }
 

@@ -10,7 +10,7 @@ import {
   tokenRefreshInterrupted,
   tokenRefreshStarted,
 } from '../../src/store/authSlice'
-import { balanceAskedAgain } from '../../src/store/money/balanceFollower'
+import { balanceAskedAgain } from '../../src/store/money/balanceAskedAgain'
 
 const ada = { id: 'user-1', email: 'ada@example.com', name: 'Ada', picture: null }
 

@@ -6,7 +6,7 @@ import { loadSessionCode } from '../../src/auth/loadSession'
 import { server } from './server'
 
 // The session code loads once per page, as in a browser after the first store's start: the tests that
-// follow a page's first store from before its session has loaded say so (test/auth/loadSession.test.tsx).
+// follow a page's first store from before its session has loaded say so (test/auth/firstPaint.test.tsx).
 await Promise.all([loadSessionCode('browser'), loadSessionCode('server')])
 
 // Unhandled requests fail the test: msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (each ignores the

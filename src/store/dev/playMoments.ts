@@ -5,7 +5,7 @@ import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
 import { ECHO_PATHS, REFUSED_BY_ECHO } from '../../echoPaths'
 import { EchoRuntime, type RuntimeStore } from '../EchoRuntime'
-import { balanceAskedAgain } from '../money/balanceFollower'
+import { balanceAskedAgain } from '../money/balanceAskedAgain'
 import { DEV_MOMENT } from './moments'
 
 // The moments an app must handle, played on demand in development (docs/api.md, "Moments on demand"):

@@ -33,6 +33,13 @@ export interface EchoMiddlewareOptions {
 function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareOptions = {}): Middleware {
   return (store) => {
     let runtime: EchoRuntime | undefined
+    // The store's one listener middleware (store/run.ts), put in the chain by the runtime's money.
+    let listening: ReturnType<Middleware> | undefined
+    const runtimeStore = {
+      dispatch: store.dispatch,
+      getState: (): unknown => store.getState(),
+      listenWith: (middleware: Middleware) => void (listening = middleware(store)),
+    }
 
     const start = (config: EchoConfig): Promise<PageSession> => {
       assertEchoReducers(store.getState())
@@ -45,14 +52,27 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         // Bundlers replace NODE_ENV, and drop the warning and the moments from production builds.
         if (process.env.NODE_ENV !== 'production') {
           for (const warning of unknownConfigKeys(config)) environment.logWarning(warning)
-          runtime = runtimeWithMoments(store, resolved, environment)
-        } else runtime = new EchoRuntime(store, resolved, environment)
+          runtime = runtimeWithMoments(runtimeStore, resolved, environment)
+        } else runtime = new EchoRuntime(runtimeStore, resolved, environment)
       }
       runtime.start()
       return runtime.ready
     }
 
-    return (next) => (action) => {
+    return (next) => {
+      // Straight to the reducers until the listeners are there, then through them.
+      let toReducers: (action: unknown) => unknown = next
+      let through: ReturnType<Middleware> | undefined
+      return (action) => {
+        if (listening !== through) {
+          through = listening
+          toReducers = listening!(next)
+        }
+        return route(action, toReducers)
+      }
+    }
+
+    function route(action: unknown, next: (action: unknown) => unknown): unknown {
       if (isAskSession(action)) return runtime
       if (startEchoSession.match(action)) return start(action.payload)
       if (stopEchoSession.match(action)) return runtime?.stop()
@@ -74,10 +94,7 @@ function createEchoSessionMiddleware({ environment: overrides }: EchoMiddlewareO
         store.dispatch(echoApi.util.resetApiState())
         return result
       }
-      runtime?.prepare(action as UnknownAction)
-      const result = next(action)
-      runtime?.follow(action as UnknownAction)
-      return result
+      return next(action)
     }
   }
 }

@@ -12,7 +12,8 @@ import { EchoError } from '../../errors'
 import { insufficientFundsDetected } from '../balanceSlice'
 import type { EchoRootState } from '../echoReducer'
 import { selectCredit, selectDailyLimit, selectIsAuthenticated, selectIsSpendLimitReached } from '../selectors'
-import { balanceAskedAgain, type BalanceFollower } from './balanceFollower'
+import { balanceAskedAgain } from './balanceAskedAgain'
+import type { BalanceFollower } from './balanceFollower'
 import type { SpendWatch } from './spendWatch'
 
 /**

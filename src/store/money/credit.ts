@@ -55,3 +55,6 @@ export function freeCreditOf(freeTier: FreeTierBalance | null): number | null {
 export function showsFreeCredit(freeTier: FreeTierBalance | null): boolean {
   return (freeCreditOf(freeTier) ?? 0) > SPENT_AT_OR_BELOW_USD
 }
+
+/** Dollars kept to a hundredth of a cent: a sum of charges does not drift into `0.30000000000000004`. */
+export const roundUsd = (usd: number): number => Math.round(usd * 10_000) / 10_000

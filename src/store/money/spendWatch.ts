@@ -1,12 +1,14 @@
-import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
+import { isAnyOf, type Dispatch, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../../api/query/echoApi'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
 import { signedIn, signedOut, signInFailed } from '../authSlice'
 import type { EchoRootState } from '../echoReducer'
+import type { EchoRun } from '../run'
 import { charged, dailyLimitChosen, moneyLoaded, spentTodayChanged } from './moneySlice'
 import { selectCredit } from '../selectors'
+import { roundUsd } from './credit'
 
 /** Billed calls that overlap, with the credit before the first: what they cost together is known once all ended. */
 interface Batch {
@@ -32,40 +34,48 @@ interface Batch {
  * after them, calls that overlapped counted as one batch), today's total per user and app in storage
  * (every tab, across reloads, from the local midnight), and the user's own daily limit, both kept in
  * storage by the records at the end of this file (the limit is enforced by the billed fetch). Kept by
- * the store's runtime; stopped, it writes nothing and arms no timer.
+ * the store's runtime, for each run; stopped, it writes nothing and arms no timer.
  */
 export class SpendWatch {
   readonly #dispatch: Dispatch
   readonly #getState: () => EchoRootState
   #env: EchoEnvironment | undefined
   #config: ResolvedEchoConfig | undefined
+  #run: EchoRun | undefined
   #userId: string | null = null
   #batch: Batch | null = null
   #stopListening: (() => void) | undefined
-  #midnight: unknown
+  #cancelMidnight: (() => void) | undefined
 
   constructor(dispatch: Dispatch, getState: () => EchoRootState) {
     this.#dispatch = dispatch
     this.#getState = getState
   }
 
-  /** The session starts (again) with this browser and config: a user signed in before a stop is watched again. */
-  start(env: EchoEnvironment, config: ResolvedEchoConfig): void {
+  /**
+   * Watches for `run` with this browser and config (a user signed in before a stop is watched again);
+   * at its stop, nobody is watched.
+   */
+  start(run: EchoRun, env: EchoEnvironment, config: ResolvedEchoConfig): void {
+    this.#run = run
     this.#env = env
     this.#config = config
+    run.signal.addEventListener('abort', () => this.#forget())
+    run.listen({
+      actionCreator: signedIn,
+      effect: ({ payload }) => {
+        if (payload.user.id !== this.#userId) this.#load(payload.user.id)
+      },
+    })
+    run.listen({ matcher: isAnyOf(signedOut, signInFailed), effect: () => this.#forget() })
+    run.listen({
+      matcher: isBalanceAnswer,
+      effect: (action) => {
+        if (this.#batch?.endedAt != null) this.#balanceAnswered(action, this.#batch)
+      },
+    })
     const user = this.#getState().echo.auth.user
     if (user !== null && this.#userId === null) this.#load(user.id)
-  }
-
-  /** Called after every action has reached the reducers. */
-  follow(action: UnknownAction): void {
-    if (signedIn.match(action)) {
-      if (action.payload.user.id !== this.#userId) this.#load(action.payload.user.id)
-    } else if (signedOut.match(action) || signInFailed.match(action)) {
-      this.stop()
-    } else if (this.#batch?.endedAt != null) {
-      this.#balanceAnswered(action, this.#batch)
-    }
   }
 
   /** A billed call is being sent. */
@@ -113,16 +123,17 @@ export class SpendWatch {
   }
 
   /** Nobody to watch: timers and listeners stop. */
-  stop(): void {
+  #forget(): void {
     this.#userId = null
     this.#batch = null
     this.#stopListening?.()
     this.#stopListening = undefined
-    this.#env?.clearTimeout(this.#midnight)
+    this.#cancelMidnight?.()
+    this.#cancelMidnight = undefined
   }
 
   #load(userId: string): void {
-    this.stop()
+    this.#forget()
     const env = this.#env
     const config = this.#config
     if (env === undefined || config === undefined) return
@@ -147,8 +158,7 @@ export class SpendWatch {
 
   /** At the local midnight a new day starts from nothing spent. */
   #armMidnight(): void {
-    const env = this.#env!
-    this.#midnight = env.setTimeout(
+    this.#cancelMidnight = this.#run?.later(
       () => {
         this.#dispatch(spentTodayChanged(0))
         this.#armMidnight()
@@ -162,7 +172,6 @@ export class SpendWatch {
    * show its cost (every Redux Toolkit has request ids; not every one stamps an answer with when it was asked).
    */
   #balanceAnswered(action: UnknownAction, batch: Batch): void {
-    const { getBalance, getFreeBalance } = echoApi.endpoints
     if (getBalance.matchPending(action)) batch.paidAsked = action.meta.requestId
     else if (getFreeBalance.matchPending(action)) batch.freeTierAsked = action.meta.requestId
     else if (getBalance.matchFulfilled(action) && action.meta.requestId === batch.paidAsked) batch.paidAnswered = true
@@ -193,6 +202,16 @@ export class SpendWatch {
     return this.#env?.now() ?? Date.now()
   }
 }
+
+const { getBalance, getFreeBalance } = echoApi.endpoints
+/** A balance request asked or answered: what tells a batch's cost. */
+const isBalanceAnswer = isAnyOf(
+  getBalance.matchPending,
+  getFreeBalance.matchPending,
+  getBalance.matchFulfilled,
+  getFreeBalance.matchFulfilled,
+  getFreeBalance.matchRejected,
+)
 
 // What a user spent in an app, per local day, and their daily limit for it: kept in storage, so a
 // reload keeps today's figure and every tab of the app reads the same.
@@ -238,9 +257,6 @@ export function storedDailyLimit(text: string | null): number | null | undefined
 
 /** The record of the user's daily limit, for storage. */
 export const dailyLimitRecord = (limit: number | null): string => JSON.stringify({ limit })
-
-/** Dollars kept to a hundredth of a cent: a sum of charges does not drift into `0.30000000000000004`. */
-export const roundUsd = (usd: number): number => Math.round(usd * 10_000) / 10_000
 
 function parse(text: string | null): unknown {
   try {

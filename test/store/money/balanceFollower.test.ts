@@ -7,13 +7,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { signIn, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import type { EchoEnvironment } from 'echo-rtk/testing'
-import type { UnknownAction } from '@reduxjs/toolkit'
+import { configureStore, type UnknownAction } from '@reduxjs/toolkit'
 
 import { echoApi } from '../../../src/api/query/echoApi'
 import { signedIn, tokenRefreshed } from '../../../src/store/authSlice'
-import type { EchoRootState } from '../../../src/store/echoReducer'
-import { balanceAskedAgain, BalanceFollower } from '../../../src/store/money/balanceFollower'
+import { echoReducer, echoReducers } from '../../../src/store/echoReducer'
+import { balanceAskedAgain } from '../../../src/store/money/balanceAskedAgain'
+import { BalanceFollower } from '../../../src/store/money/balanceFollower'
 import { CONFIG, echoStoresPerTest, paintQueue, sessionOf } from '../../support/echoStores'
+import { echoRuns } from '../../support/echoRuns'
 import { server } from '../../support/server'
 import { backFromEcho, ECHO, sentTo, serveEcho } from '../../support/testEcho'
 
@@ -125,19 +127,29 @@ describe('the balance of the signed-in user', () => {
   })
 })
 
+/** Signed in, and the session reconnecting: a refresh could not reach Echo. */
+const reconnecting = {
+  ...echoReducer(undefined, { type: 'init' }).auth,
+  status: 'authenticated' as const,
+  isReconnecting: true,
+}
+
 describe('why the balance is asked again', () => {
   it('new tokens ending an outage ask for it saying so (Redux DevTools reads meta.cause)', () => {
     const actions: UnknownAction[] = []
-    const reconnecting = { echo: { auth: { status: 'authenticated', isReconnecting: true, user: null } } }
+    const runs = echoRuns()
+    const store = configureStore({
+      reducer: echoReducers,
+      middleware: (getDefault) => getDefault().concat(runs.middleware),
+      preloadedState: { echo: { ...echoReducer(undefined, { type: 'init' }), auth: reconnecting } },
+    })
     const follower = new BalanceFollower(
-      (action) => (actions.push(action), action),
-      () => reconnecting as unknown as EchoRootState,
+      (action) => (actions.push(action), store.dispatch(action)),
+      store.getState,
       (run) => run(),
     )
-    follower.start('app-1')
-    const renewed = tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }, { by: 'echo' })
-    follower.prepare(renewed)
-    follower.follow(renewed)
+    follower.start(runs.start(globalThis).run, 'app-1')
+    store.dispatch(tokenRefreshed({ accessToken: 't2', expiresAt: 2_000 }, { by: 'echo' }))
     expect(actions).toHaveLength(1)
     expect(echoApi.util.invalidateTags.match(actions[0])).toBe(true)
     expect(actions[0]).toMatchObject({ payload: ['Balance'], meta: { cause: { by: 'reconnected' } } })

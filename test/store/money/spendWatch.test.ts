@@ -1,7 +1,7 @@
 // The spend watch on a store of its own: what a call cost (the credit before it, and after it once
 // the balance asked after it is in), today's total per user and app in storage, the local midnight,
 // other tabs, the user's daily limit, and nothing watched once nobody is.
-import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit'
+import { configureStore, type UnknownAction } from '@reduxjs/toolkit'
 import { describe, expect, it } from 'vitest'
 
 import type { EchoEnvironment } from '../../../src/auth/environment'
@@ -12,7 +12,6 @@ import {
   dailyLimitKey,
   dailyLimitRecord,
   localDay,
-  roundUsd,
   spentKey,
   spentOn,
   spentRecord,
@@ -20,6 +19,8 @@ import {
   storedDailyLimit,
   untilMidnight,
 } from '../../../src/store/money/spendWatch'
+import { roundUsd } from '../../../src/store/money/credit'
+import { echoRuns } from '../../support/echoRuns'
 
 const CONFIG: EchoConfig = {
   appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f50',
@@ -53,16 +54,14 @@ function memoryStorage(): Storage {
  * the test plays: storage, the clock, timers, other tabs' storage events.
  */
 function watchedStore({ started = true } = {}) {
-  const following: { watch?: SpendWatch } = {}
-  // As the runtime does: after the reducers.
-  const follow: Middleware = () => (next) => (action) => {
-    const result = next(action)
-    following.watch?.follow(action as UnknownAction)
-    return result
-  }
-  const store = configureStore({ reducer: echoReducers, middleware: (getDefault) => getDefault().concat(follow) })
+  // As the runtime does: the watch listens on the store's listener middleware, for a run.
+  const runs = echoRuns()
+  const store = configureStore({
+    reducer: echoReducers,
+    middleware: (getDefault) => getDefault().concat(runs.middleware),
+  })
   const watch = new SpendWatch(store.dispatch, store.getState)
-  following.watch = watch
+  let current: ReturnType<typeof runs.start> | undefined
   const storage = memoryStorage()
   const listeners = new Set<(event: StorageEvent) => void>()
   const timers = new Map<number, { run: () => void; ms: number }>()
@@ -94,7 +93,15 @@ function watchedStore({ started = true } = {}) {
     },
     clearTimeout: (handle: unknown) => void timers.delete(handle as number),
   } as Partial<EchoEnvironment> as EchoEnvironment
-  if (started) watch.start(environment, RESOLVED)
+  /** The store's runtime starts (again): the watch listens for a new run. */
+  const start = () => {
+    if (current?.run.signal.aborted === false) return
+    current = runs.start(environment)
+    watch.start(current.run, environment, RESOLVED)
+  }
+  /** The store's runtime stops: its run ends. */
+  const stop = () => current?.stop()
+  if (started) start()
   const money = () => store.getState().echo.money
   let requests = 0
   /** The balance asked again (both halves), as RTK Query reports it; then each half answered. */
@@ -127,7 +134,7 @@ function watchedStore({ started = true } = {}) {
   }
   const signIn = (user = ADA) =>
     store.dispatch(signedIn({ user, accessToken: 'access', expiresAt: page.clock + 900_000 }))
-  return { store, watch, environment, page, money, balanceAsked, creditIs, signIn }
+  return { store, watch, start, stop, environment, page, money, balanceAsked, creditIs, signIn }
 }
 
 /** An action of RTK Query's for `endpointName`'s request `requestId`, as `echoApi` dispatches it. */
@@ -510,24 +517,24 @@ describe('whose spend is watched', () => {
   )
 
   it('stopped (the store stopped), it hears no tab and sets no midnight; started again, it watches the user still signed in', () => {
-    const { watch, environment, money, page, signIn } = watchedStore()
+    const { start, stop, money, page, signIn } = watchedStore()
     page.storage.setItem(spentKey(RESOLVED, ADA.id), spentRecord(TODAY, 1))
     signIn()
-    watch.stop()
+    stop()
     expect(page.listening()).toBe(0)
     expect(page.timers.size).toBe(0)
     page.otherTabWrote(spentKey(RESOLVED, ADA.id), spentRecord(TODAY, 2))
     expect(money().spentToday).toBe(1)
-    watch.start(environment, RESOLVED)
+    start()
     expect(money().spentToday).toBe(2)
     expect(page.listening()).toBe(1)
     expect(page.timers.size).toBe(1)
   })
 
   it('started a second time while it watches, it goes on as it was: the calls under way are still counted', () => {
-    const { watch, environment, money, balanceAsked, page } = signedInWithCredit(10)
+    const { watch, start, money, balanceAsked, page } = signedInWithCredit(10)
     watch.callStarted()
-    watch.start(environment, RESOLVED)
+    start()
     watch.callEnded()
     const asked = balanceAsked()
     asked.paid(9.99)
@@ -537,16 +544,16 @@ describe('whose spend is watched', () => {
   })
 
   it('before it starts, it loads nobody and throws nothing; started, it watches who is signed in', () => {
-    const { watch, environment, money, page, signIn } = watchedStore({ started: false })
+    const { watch, start, stop, money, page, signIn } = watchedStore({ started: false })
     page.storage.setItem(spentKey(RESOLVED, ADA.id), spentRecord(TODAY, 1))
     expect(() => {
       watch.callStarted()
       watch.callEnded()
-      watch.stop()
+      stop()
       signIn()
     }).not.toThrow()
     expect(money().spentToday).toBeNull()
-    watch.start(environment, RESOLVED)
+    start()
     expect(money().spentToday).toBe(1)
   })
 

@@ -14,6 +14,7 @@ import type { ResolvedEchoConfig } from '../../../src/config'
 import type { EchoRootState } from '../../../src/store/echoReducer'
 import { TopUpWatch } from '../../../src/store/money/topUpWatch'
 import { CONFIG, echoStoresPerTest } from '../../support/echoStores'
+import { echoRuns } from '../../support/echoRuns'
 import { server } from '../../support/server'
 import { ECHO, sentTo, serveEcho } from '../../support/testEcho'
 
@@ -294,7 +295,8 @@ describe('why the balance is asked during a top-up', () => {
       setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
       clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     } as unknown as EchoEnvironment
-    watch.start(env, { apiUrl: ECHO, appId: 'app-1' } as ResolvedEchoConfig)
+    const { run, stop } = echoRuns().start(env)
+    watch.start(run, env, { apiUrl: ECHO, appId: 'app-1' } as ResolvedEchoConfig)
     watch.paid(5)
     vi.advanceTimersByTime(2_000)
     const asked = actions.filter((action) => echoApi.util.invalidateTags.match(action))
@@ -302,6 +304,6 @@ describe('why the balance is asked during a top-up', () => {
       { cause: { by: 'checkout', check: 1 } },
       { cause: { by: 'checkout', check: 2 } },
     ])
-    watch.stop()
+    stop()
   })
 })
