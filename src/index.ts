@@ -1,5 +1,8 @@
-// echo-rtk: React components, the Redux Toolkit store, the RTK Query API and the OIDC session,
-// plus everything in echo-rtk/client. The build prepends 'use client' (tsup.config.ts).
+// echo-rtk: React components, the Redux Toolkit store, the RTK Query API and the OIDC session, plus
+// echo-rtk/client's errors, config and types. The clients made without a store (EchoClient,
+// createEchoFetch, createEchoRouter) come from echo-rtk/client only: re-exported here, a bundler that
+// splits the app (esbuild) would put their code, and the refresh's, in the first load of every app,
+// which has the session's own. The build prepends 'use client' (tsup.config.ts).
 // Every name is listed one by one, so the public surface is what this file says (api-report.md
 // records it; test/index.test.ts checks that echo-rtk holds all of echo-rtk/client).
 export {
@@ -101,16 +104,11 @@ export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } fr
 export { EchoError, isAbortError, isInsufficientFunds, userMessageOf } from './errors'
 export type { EchoErrorCode, EchoErrorData, EchoErrorInit, FailedAnswer } from './errors'
 export type { EchoErrorReason } from './errorReasons'
-export { createEchoFetch } from './api/authorizedFetch'
-export type { EchoFetchOptions } from './api/authorizedFetch'
-export { EchoClient } from './api/EchoClient'
 export { DEFAULT_PAYMENT_DESCRIPTION } from './api/echoRequests'
-export type { EchoClientOptions, RequestOptions } from './api/EchoClient'
-export type { RefreshCoordinatorOptions } from './api/refreshCoordinator'
+export type { RequestOptions } from './api/EchoClient'
 export type { FetchFunction, RefreshCause, TokenProvider } from './api/tokenProvider'
 export type { EchoModelProviderSettings } from './api/modelProviderSettings'
-export { createEchoRouter } from './api/router/createEchoRouter'
-export type { EchoRouter, EchoRouterOptions, StreamingCreate } from './api/router/EchoRouter'
+export type { EchoRouter, StreamingCreate } from './api/router/EchoRouter'
 export type { EchoStream } from './api/router/eventStream'
 export type {
   ChatCompletion,

@@ -2,7 +2,7 @@ import { createAuthorizedSend, type AuthorizedSend } from '../api/authorizedFetc
 import { EchoClient } from '../api/EchoClient'
 import type { EchoModelProviderSettings } from '../api/modelProviderSettings'
 import type { EchoRouter } from '../api/router/EchoRouter'
-import { routerOver } from '../api/router/createEchoRouter'
+import { routerOver } from '../api/router/routerOver'
 import { assertTokenOrigin, urlOf } from '../api/tokenOrigins'
 import type { FetchFunction, TokenProvider } from '../api/tokenProvider'
 

@@ -67,8 +67,7 @@ export const MAX_DAILY_LIMIT = 10_000
 /**
  * Sets the signed-in user's own daily limit for this app, in US dollars (`null`: no limit), kept for
  * them in this browser and seen by every tab; it replaces `EchoConfig.dailyLimit` for them. Rejects
- * with a `bad-argument` `EchoError` for an amount that is not a number from 0.01 to
- * {@link MAX_DAILY_LIMIT}, and with
+ * with a `bad-argument` `EchoError` for an amount that is not a number from 0.01 to 10,000, and with
  * `Not authenticated` when nobody is signed in.
  */
 export const setDailyLimit =

@@ -5,7 +5,6 @@ import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
-  EchoClient,
   echoApi,
   getToken,
   signIn,
@@ -15,6 +14,7 @@ import {
   type EchoConfig,
   type EchoStore,
 } from 'echo-rtk'
+import { EchoClient } from 'echo-rtk/client'
 import { CONFIG, sessionOf, echoStoresPerTest } from '../support/echoStores'
 import { server } from '../support/server'
 import {

@@ -2,7 +2,8 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { EchoClient, getToken, refreshBalance, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
+import { getToken, refreshBalance, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
+import { EchoClient } from 'echo-rtk/client'
 import type { WakeCause } from 'echo-rtk/testing'
 import { CONFIG, echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
 import { withCrossTabLock } from '../../src/auth/refreshAttempt'

@@ -1,6 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
-import { routerOver } from '../../api/router/createEchoRouter'
+import { routerOver } from '../../api/router/routerOver'
 import type { AuthorizedSend } from '../../api/authorizedFetch'
 import type { EchoRouter } from '../../api/router/EchoRouter'
 import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
