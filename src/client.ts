@@ -1,4 +1,9 @@
-// echo-rtk/client: Echo's API without React or Redux; runs in browsers and on Node >= 20.
+/**
+ * Echo's API without React or Redux: the client, the model router and the authorized fetch over a token
+ * provider or an API key; runs in browsers and on Node.
+ *
+ * @module echo-rtk/client
+ */
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
 export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
 export { EchoError, isAbortError, isInsufficientFunds, userMessageOf } from './errors'

@@ -4,7 +4,12 @@
 // splits the app (esbuild) would put their code, and the refresh's, in the first load of every app,
 // which has the session's own. The build prepends 'use client' (tsup.config.ts).
 // Every name is listed one by one, so the public surface is what this file says (api-report.md
-// records it; test/index.test.ts checks that echo-rtk holds all of echo-rtk/client).
+// records it; test/index.test.ts checks which of echo-rtk/client's names echo-rtk holds).
+/**
+ * React components and hooks, the Redux Toolkit store and its RTK Query API, and the user's session.
+ *
+ * @module echo-rtk
+ */
 export {
   echoApi,
   useCreatePaymentLinkMutation,

@@ -1,4 +1,9 @@
-// echo-rtk/server: your own server, billed to the user. No React, DOM or Redux.
+/**
+ * Your own server, billed to the user: routes that spend the signed-in user's credits, and the
+ * server-held session. No React, DOM or Redux.
+ *
+ * @module echo-rtk/server
+ */
 export { createEchoServer } from './server/createEchoServer'
 export type {
   EchoRouteHandler,

@@ -1,4 +1,8 @@
-// echo-rtk/testing: an msw Echo and fixtures with Echo's wire shapes, for apps' own tests.
+/**
+ * An msw Echo and fixtures with Echo's wire shapes, for apps' own tests.
+ *
+ * @module echo-rtk/testing
+ */
 export { echoEndpoints } from './testing/endpoints'
 export type { EchoEndpointName, EchoEndpoints, EchoTestConfig } from './testing/endpoints'
 export { echoFixtures } from './testing/fixtures'
