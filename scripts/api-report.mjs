@@ -1,142 +1,53 @@
-// The API report: every name each entry exports, with its type as the TypeScript checker sees it,
-// written to api-report.md. `--check` (run by `npm test`) fails when the code and the committed
-// report differ, so every change to the public surface shows in review; `npm run api-report`
-// writes the report again after a change meant to be public.
-import { readFileSync, writeFileSync } from 'node:fs'
+// The public API report, by API Extractor: each entry's names and types, from the built declarations
+// (dist/*.d.ts), in api/<entry>.api.md. `npm run api-report` writes them; `npm test` runs it with
+// `--check`, which fails while a report is not what the code declares. Config: api-extractor.json (the
+// `echo-rtk` entry) and api/<entry>.extractor.json for the others.
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-import ts from 'typescript'
+import { Extractor, ExtractorConfig } from '@microsoft/api-extractor'
 
-const REPO = fileURLToPath(new URL('..', import.meta.url))
-const REPORT = `${REPO}api-report.md`
+const root = fileURLToPath(new URL('..', import.meta.url))
 const ENTRIES = [
-  ['echo-rtk', 'src/index.ts'],
-  ['echo-rtk/client', 'src/client.ts'],
-  ['echo-rtk/server', 'src/server.ts'],
-  ['echo-rtk/testing', 'src/testing.ts'],
+  ['echo-rtk', 'api-extractor.json'],
+  ['echo-rtk/client', 'api/client.extractor.json'],
+  ['echo-rtk/server', 'api/server.extractor.json'],
+  ['echo-rtk/testing', 'api/testing.extractor.json'],
 ]
-/** A type longer than this is shown as the checker abbreviates it (RTK Query's generated types run to pages). */
-const LONGEST_TYPE = 400
+const check = process.argv.includes('--check')
 
-function program() {
-  const configPath = ts.findConfigFile(REPO, ts.sys.fileExists, 'tsconfig.json')
-  const { config } = ts.readConfigFile(configPath, ts.sys.readFile)
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, REPO)
-  return ts.createProgram(
-    ENTRIES.map(([, file]) => `${REPO}${file}`),
-    parsed.options,
+if (!existsSync(`${root}dist/index.d.ts`)) {
+  console.error('api-report: dist/index.d.ts is missing: run `npm run build` first.')
+  process.exit(1)
+}
+
+let failed = false
+for (const [entry, configFile] of ENTRIES) {
+  const config = ExtractorConfig.loadFileAndPrepare(`${root}${configFile}`)
+  const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false, messageCallback: quiet })
+  const names = countNames(config.reportFilePath)
+  if (!result.succeeded) {
+    failed = true
+    console.error(
+      result.apiReportChanged
+        ? `api-report: ${entry}'s public API changed (${names} names): run \`npm run api-report\` and commit api/`
+        : `api-report: API Extractor failed on ${entry} (${result.errorCount} errors)`,
+    )
+  } else console.log(`api-report: ${entry}: ${names} names${check ? ', as api/ says' : ''}`)
+}
+process.exit(failed ? 1 : 0)
+
+/** API Extractor's own progress lines stay quiet; its warnings and errors are said. */
+function quiet(message) {
+  if (message.logLevel === 'verbose' || message.logLevel === 'info') message.handled = true
+}
+
+/** How many names a report lists: its exported declarations. */
+function countNames(reportFile) {
+  if (!existsSync(reportFile)) return 0
+  return (
+    readFileSync(reportFile, 'utf8').match(
+      /^export (?:declare )?(?:abstract )?(?:class|const|function|interface|type|enum|namespace|let|var) /gm,
+    )?.length ?? 0
   )
-}
-
-const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed })
-
-function typeText(checker, type, node) {
-  const whole = checker.typeToString(
-    type,
-    node,
-    ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope,
-  )
-  return whole.length <= LONGEST_TYPE
-    ? whole
-    : checker.typeToString(type, node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope)
-}
-
-/** One exported name as the lines a reviewer reads: declarations printed without comments or bodies. */
-function describe(checker, exported) {
-  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
-  const name = exported.getName()
-  const declaration = symbol.declarations?.[0]
-  if (declaration === undefined) return `${name}: unknown`
-  const file = declaration.getSourceFile()
-  if (ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration)) {
-    return printer.printNode(ts.EmitHint.Unspecified, declaration, file).replace(/^export /, '')
-  }
-  if (ts.isClassDeclaration(declaration)) return classText(checker, symbol, declaration, name)
-  const type = checker.getTypeOfSymbolAtLocation(symbol, declaration)
-  if (ts.isFunctionDeclaration(declaration)) {
-    return type
-      .getCallSignatures()
-      .map((signature) =>
-        `function ${name}${checker.signatureToString(signature, declaration, ts.TypeFormatFlags.NoTruncation)}`
-          // A parameter pattern keeps the source's trailing comma, which says nothing about the API.
-          .replace(/, \}/g, ' }'),
-      )
-      .join('\n')
-  }
-  return `const ${name}: ${typeText(checker, type, declaration)}`
-}
-
-function classText(checker, symbol, declaration, name) {
-  const lines = [
-    `class ${name}${declaration.heritageClauses ? ` ${declaration.heritageClauses.map((clause) => clause.getText()).join(' ')}` : ''} {`,
-  ]
-  const members = (side, prefix) =>
-    checker
-      .getPropertiesOfType(side)
-      .filter((member) => isPublicMember(member) && member.getName() !== 'prototype')
-      .map(
-        (member) =>
-          `  ${prefix}${member.getName()}: ${typeText(checker, checker.getTypeOfSymbolAtLocation(member, declaration), declaration)}`,
-      )
-  const constructorType = checker.getTypeOfSymbolAtLocation(symbol, declaration)
-  for (const signature of constructorType.getConstructSignatures())
-    lines.push(`  constructor${checker.signatureToString(signature, declaration)}`)
-  lines.push(...members(constructorType, 'static '), ...members(checker.getDeclaredTypeOfSymbol(symbol), ''), '}')
-  return lines.join('\n')
-}
-
-function isPublicMember(member) {
-  if (member.getName().startsWith('#') || member.getName().startsWith('__')) return false
-  const modifiers = ts.getCombinedModifierFlags(
-    member.valueDeclaration ?? member.declarations?.[0] ?? ts.factory.createIdentifier(''),
-  )
-  return (modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) === 0
-}
-
-function report() {
-  const built = program()
-  const checker = built.getTypeChecker()
-  const exportsOf = (file) =>
-    checker
-      .getExportsOfModule(checker.getSymbolAtLocation(built.getSourceFile(`${REPO}${file}`)))
-      .sort((a, b) => a.getName().localeCompare(b.getName(), 'en'))
-  // echo-rtk holds the names of echo-rtk/client but its clients made without a store (test/index.test.ts):
-  // those it shares are listed once, under client.
-  const clientNames = new Set(exportsOf('src/client.ts').map((exported) => exported.getName()))
-  const sections = ENTRIES.map(([entry, file]) => {
-    const exports = exportsOf(file)
-    const own = entry === 'echo-rtk' ? exports.filter((exported) => !clientNames.has(exported.getName())) : exports
-    const body = own.map((exported) => describe(checker, exported)).join('\n\n')
-    const count =
-      own.length === exports.length
-        ? `${exports.length} names`
-        : `${exports.length} names: these ${own.length}, and ${exports.length - own.length} of \`echo-rtk/client\``
-    return `## \`${entry}\` (${count})\n\n\`\`\`ts\n${body}\n\`\`\`\n`
-  })
-  return `# API report\n\nWritten by \`npm run api-report\` (scripts/api-report.mjs) and checked by \`npm test\`: every name each\nentry exports, with its type. Edit the code, not this file.\n\n${sections.join('\n')}`
-}
-
-const current = report()
-if (process.argv.includes('--check')) {
-  let committed = ''
-  try {
-    committed = readFileSync(REPORT, 'utf8')
-  } catch {
-    // No report yet: the check below says what to do.
-  }
-  if (committed !== current) {
-    const before = new Set(committed.split('\n'))
-    const after = new Set(current.split('\n'))
-    const removed = [...before].filter((line) => !after.has(line)).slice(0, 20)
-    const added = [...after].filter((line) => !before.has(line)).slice(0, 20)
-    console.error('api-report: the public API differs from api-report.md.')
-    for (const line of removed) console.error(`- ${line}`)
-    for (const line of added) console.error(`+ ${line}`)
-    console.error('If the change is meant, run `npm run api-report` and commit api-report.md with it.')
-    process.exit(1)
-  }
-  console.log('api-report: the public API matches api-report.md')
-} else {
-  writeFileSync(REPORT, current)
-  console.log(`api-report: wrote ${REPORT.slice(REPO.length)}`)
 }

@@ -3,7 +3,7 @@
 // createEchoFetch, createEchoRouter) come from echo-rtk/client only: re-exported here, a bundler that
 // splits the app (esbuild) would put their code, and the refresh's, in the first load of every app,
 // which has the session's own. The build prepends 'use client' (tsup.config.ts).
-// Every name is listed one by one, so the public surface is what this file says (api-report.md
+// Every name is listed one by one, so the public surface is what this file says (api/echo-rtk.api.md
 // records it; test/index.test.ts checks which of echo-rtk/client's names echo-rtk holds).
 /**
  * React components and hooks, the Redux Toolkit store and its RTK Query API, and the user's session.
