@@ -28,6 +28,8 @@ export interface EchoRun {
    * unless the run stops first; returns what cancels it.
    */
   later(act: () => void, ms: number): () => void
+  /** Runs `stop` at the run's stop (at once if it has stopped). */
+  onStop(stop: () => void): void
 }
 
 /** A store's listener middleware, and how each start of its runtime listens through it. */
@@ -56,25 +58,32 @@ export function createEchoListeners(logError: (message: string, error: unknown) 
     }
   }
   const run: EchoListeners['run'] = ({ signal }, environment) => {
+    // One abort listener for the run, whatever it holds: what stops with it is kept in one set.
+    const atStop = new Set<() => void>()
+    signal.addEventListener('abort', () => atStop.forEach((stop) => stop()), { once: true })
+    const onStop = (stop: () => void) => {
+      if (signal.aborted) stop()
+      else atStop.add(stop)
+    }
     const listen = ((options: Parameters<EchoStartListening>[0]) => {
       const unsubscribe = listeners.startListening(options)
-      signal.addEventListener('abort', () => unsubscribe({ cancelActive: true }), { once: true })
+      onStop(() => unsubscribe({ cancelActive: true }))
       return unsubscribe
     }) as EchoStartListening
     const later = (act: () => void, ms: number) => {
       if (signal.aborted) return () => undefined
       const cancel = () => {
-        signal.removeEventListener('abort', cancel)
+        atStop.delete(cancel)
         environment.clearTimeout(handle)
       }
       const handle = environment.setTimeout(() => {
-        signal.removeEventListener('abort', cancel)
+        atStop.delete(cancel)
         act()
       }, ms)
-      signal.addEventListener('abort', cancel, { once: true })
+      atStop.add(cancel)
       return cancel
     }
-    return { signal, listen, later }
+    return { signal, listen, later, onStop }
   }
   return { middleware, run }
 }

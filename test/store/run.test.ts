@@ -72,6 +72,18 @@ describe("a run of echo-rtk's listeners", () => {
     expect(clearTimeout).not.toHaveBeenCalled()
   })
 
+  it('hangs one listener on the stop signal, however many listeners and timers the run holds', () => {
+    const controller = new AbortController()
+    const added = vi.spyOn(controller.signal, 'addEventListener')
+    const run = createEchoListeners(console.error).run(controller, playedTimers())
+    for (let i = 0; i < 12; i += 1) {
+      run.listen({ actionCreator: pinged, effect: () => undefined })
+      run.later(() => undefined, 1_000)
+      run.onStop(() => undefined)
+    }
+    expect(added).toHaveBeenCalledOnce()
+  })
+
   it("leaves the app's own addListener to the app's listener middleware", () => {
     const { store } = storeWithAppListeners()
     const heardBy: unknown[] = []

@@ -35,7 +35,7 @@ export class BalanceFollower {
   start(run: EchoRun, appId: string | undefined): void {
     this.#run = run
     this.#appId = appId
-    run.signal.addEventListener('abort', () => {
+    run.onStop(() => {
       for (const subscription of this.#subscriptions.splice(0)) subscription.unsubscribe()
     })
     run.listen({

@@ -60,7 +60,7 @@ export class SpendWatch {
     this.#run = run
     this.#env = env
     this.#config = config
-    run.signal.addEventListener('abort', () => this.#forget())
+    run.onStop(() => this.#forget())
     run.listen({
       actionCreator: signedIn,
       effect: ({ payload }) => {

@@ -61,7 +61,7 @@ export class TopUpWatch {
   start(run: EchoRun, env: EchoEnvironment, config: ResolvedEchoConfig): void {
     this.#env = env
     this.#run = run
-    run.signal.addEventListener('abort', () => {
+    run.onStop(() => {
       this.#channel = undefined
       if (this.#topUp !== null && this.#topUp.cancelCheck !== null) this.#topUp.cancelCheck = undefined
     })
@@ -74,7 +74,7 @@ export class TopUpWatch {
         this.paid()
       channel.addEventListener('message', onMessage)
       this.#channel = channel
-      run.signal.addEventListener('abort', () => {
+      run.onStop(() => {
         channel.removeEventListener('message', onMessage)
         channel.close()
       })
