@@ -72,7 +72,7 @@ export {
   signOut,
 } from './store/thunks'
 export type { CreatePaymentLinkOptions } from './store/thunks'
-export type { CheckoutIn } from './store/money/checkoutReturn'
+export type { CheckoutIn } from './store/money/topUpWatch'
 export { EchoAccount } from './components/EchoAccount'
 export type { EchoAccountProps } from './components/EchoAccount'
 export { EchoBalance, formatUsd } from './components/EchoBalance'

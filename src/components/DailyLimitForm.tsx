@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactElement } from 'react'
 
 import { EchoError } from '../errors'
-import { MAX_DAILY_LIMIT } from '../store/thunks'
+import { MAX_DAILY_LIMIT } from '../store/money/dailyLimit'
 import { formatUsd } from './EchoBalance'
 import { LIMIT_REACHED } from './EchoAnnouncer'
 import { useEchoSpend } from './useEchoSpend'

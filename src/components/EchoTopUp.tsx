@@ -2,7 +2,7 @@ import { useId, useState, type ReactElement } from 'react'
 
 import { useEchoSelector } from '../api/query/echoReduxContext'
 import { isChargeableAmount } from '../api/echoRequests'
-import type { CheckoutIn } from '../store/money/checkoutReturn'
+import type { CheckoutIn } from '../store/money/topUpWatch'
 import { EchoError } from '../errors'
 import type { EchoRootState } from '../store/echoReducer'
 import type { TopUpState } from '../store/money/moneySlice'

@@ -1,4 +1,4 @@
-import type { CheckoutIn } from '../store/money/checkoutReturn'
+import type { CheckoutIn } from '../store/money/topUpWatch'
 import type { PaymentLinkRequest } from '../api/wireTypes'
 import type { EchoStore } from '../store/createEchoStore'
 import { createPaymentLink } from '../store/thunks'

@@ -5,6 +5,8 @@ import type { AuthStatus } from './authSlice'
 import type { EchoRootState } from './echoReducer'
 import { freeCreditOf, paidBalanceOf } from './money/credit'
 
+export { selectDailyLimit, selectIsSpendLimitReached } from './money/dailyLimit'
+
 /** `'loading'` until the session has read storage, then `'authenticated'` or `'unauthenticated'`. */
 export const selectAuthStatus = (state: EchoRootState): AuthStatus => state.echo.auth.status
 export const selectEchoUser = (state: EchoRootState): EchoUser | null => state.echo.auth.user
@@ -44,19 +46,6 @@ export const selectCredit = (state: EchoRootState): number | null => {
   const paid = paidBalanceOf(state.echo.balance.balance)
   if (paid === null || !freeTierSettled(state)) return null
   return paid + (freeCreditOf(state.echo.balance.freeTierBalance) ?? 0)
-}
-
-/** The daily limit in force: the user's own for this app, else the app's (`EchoConfig.dailyLimit`); `null` for none. */
-export const selectDailyLimit = (state: EchoRootState): number | null => {
-  const { userDailyLimit, appDailyLimit } = state.echo.money
-  return userDailyLimit === undefined ? appDailyLimit : userDailyLimit
-}
-
-/** Today's spend has reached the daily limit: billed calls are refused until the limit is raised or the day ends. */
-export const selectIsSpendLimitReached = (state: EchoRootState): boolean => {
-  const limit = selectDailyLimit(state)
-  const spent = state.echo.money.spentToday
-  return limit !== null && spent !== null && spent >= limit
 }
 
 /** The user's credit is known and under `EchoConfig.lowBalanceAt`. */

@@ -11,7 +11,8 @@ import { sessionStopped } from '../auth/sessionErrors'
 import { EchoError, type EchoErrorData } from '../errors'
 import type { EchoRootState } from './echoReducer'
 import { selectCredit, selectIsAuthenticated } from './selectors'
-import { markTopUpReturn, type CheckoutIn } from './money/checkoutReturn'
+import { markTopUpReturn, type CheckoutIn } from './money/topUpWatch'
+import { dailyLimitProblem } from './money/dailyLimit'
 import { runtimeOf } from './EchoRuntime'
 import { sessionEchoFetchOf, sessionRouterOf } from './money/billedCalls'
 
@@ -61,9 +62,6 @@ export const refreshBalance = (): EchoThunk<Balance> => async (dispatch, getStat
   return balance
 }
 
-/** The highest daily limit a user can set, in US dollars: a figure above it is a slip of the keyboard. */
-export const MAX_DAILY_LIMIT = 10_000
-
 /**
  * Sets the signed-in user's own daily limit for this app, in US dollars (`null`: no limit), kept for
  * them in this browser and seen by every tab; it replaces `EchoConfig.dailyLimit` for them. Rejects
@@ -73,17 +71,8 @@ export const MAX_DAILY_LIMIT = 10_000
 export const setDailyLimit =
   (limit: number | null): EchoThunk<void> =>
   (dispatch, getState) => {
-    if (limit !== null && !(typeof limit === 'number' && limit >= 0.01 && limit <= MAX_DAILY_LIMIT)) {
-      return Promise.reject(
-        new EchoError({
-          code: 'UNKNOWN_ERROR',
-          reason: 'bad-argument',
-          message:
-            `The daily limit must be an amount in US dollars from 0.01 to ${MAX_DAILY_LIMIT}, or null for none ` +
-            `(got ${String(limit)})`,
-        }),
-      )
-    }
+    const problem = dailyLimitProblem(limit)
+    if (problem !== null) return Promise.reject(problem)
     if (!selectIsAuthenticated(getState())) return Promise.reject(notAuthenticated('setting the daily limit'))
     const runtime = runtimeOf(dispatch)
     // A stopped store keeps nothing: the limit would be lost without a word.

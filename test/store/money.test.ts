@@ -19,7 +19,8 @@ import {
   type EchoStore,
 } from 'echo-rtk'
 import type { EchoEnvironment } from '../../src/auth/environment'
-import { dailyLimitKey, localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
+import { dailyLimitKey } from '../../src/store/money/dailyLimit'
+import { localDay, spentKey, spentRecord } from '../../src/store/money/spendWatch'
 import { moneySlice, topUpCredited, topUpLate, topUpWaiting } from '../../src/store/money/moneySlice'
 import { TOP_UP_LATE_MS } from '../../src/store/money/topUpWatch'
 import { resolveConfig } from '../../src/config'

@@ -8,10 +8,10 @@ import type { FetchFunction } from '../../api/tokenProvider'
 import type { PageSession } from '../../auth/pageSession'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
-import { EchoError } from '../../errors'
 import { insufficientFundsDetected } from '../balanceSlice'
 import type { EchoRootState } from '../echoReducer'
-import { selectCredit, selectDailyLimit, selectIsAuthenticated, selectIsSpendLimitReached } from '../selectors'
+import { selectCredit, selectIsAuthenticated } from '../selectors'
+import { refuseOverDailyLimit } from './dailyLimit'
 import { balanceAskedAgain } from './balanceAskedAgain'
 import type { BalanceFollower } from './balanceFollower'
 import type { SpendWatch } from './spendWatch'
@@ -123,7 +123,7 @@ export function createBilledFetch({
     const billed = origin === routerOrigin || fromServer
     if (!billed) return environment.fetch(input, init)
     // Past today's limit a billed call is refused before anything is sent.
-    if (selectIsSpendLimitReached(getState())) throw spendLimitReached(getState())
+    refuseOverDailyLimit(getState())
     if (selectCredit(getState()) === null && selectIsAuthenticated(getState())) await creditKnown()
     spend.callStarted()
     let response: Response
@@ -173,19 +173,6 @@ function isStream(response: Response): boolean {
  */
 async function readWhole(response: Response): Promise<Response> {
   return withBody(response, await response.arrayBuffer())
-}
-
-/** Why a billed call was not sent: today's limit for this app is reached. */
-function spendLimitReached(state: EchoRootState): EchoError {
-  const spent = state.echo.money.spentToday ?? 0
-  const limit = selectDailyLimit(state) ?? 0
-  return new EchoError({
-    code: 'UNKNOWN_ERROR',
-    reason: 'spend-limit',
-    message:
-      `Today's limit for this app is reached ($${spent.toFixed(2)} of $${limit.toFixed(2)}): ` +
-      'raise it in your Echo account to keep going',
-  })
 }
 
 /**

@@ -9,6 +9,7 @@ import type { EchoRun } from '../run'
 import { charged, dailyLimitChosen, moneyLoaded, spentTodayChanged } from './moneySlice'
 import { selectCredit } from '../selectors'
 import { roundUsd } from './credit'
+import { dailyLimitKey, dailyLimitRecord, storedDailyLimit } from './dailyLimit'
 
 /** Billed calls that overlap, with the credit before the first: what they cost together is known once all ended. */
 interface Batch {
@@ -213,16 +214,12 @@ const isBalanceAnswer = isAnyOf(
   getFreeBalance.matchRejected,
 )
 
-// What a user spent in an app, per local day, and their daily limit for it: kept in storage, so a
-// reload keeps today's figure and every tab of the app reads the same.
+// What a user spent in an app, per local day: kept in storage, so a reload keeps today's figure and every
+// tab of the app reads the same (their daily limit's record is dailyLimit.ts's).
 
 /** The storage key of what `userId` spent in this app. */
 export const spentKey = (config: ResolvedEchoConfig, userId: string): string =>
   `echo-rtk:spent:${config.apiUrl}:${config.appId}:${userId}`
-
-/** The storage key of `userId`'s own daily limit for this app. */
-export const dailyLimitKey = (config: ResolvedEchoConfig, userId: string): string =>
-  `echo-rtk:daily-limit:${config.apiUrl}:${config.appId}:${userId}`
 
 /** The local calendar day of `nowMs`, as `YYYY-MM-DD`: a day's spend starts at the user's own midnight. */
 export function localDay(nowMs: number): string {
@@ -246,17 +243,6 @@ export function spentOn(text: string | null, day: string): number {
 
 /** The record of `amount` spent on `day`, for storage. */
 export const spentRecord = (day: string, amount: number): string => JSON.stringify({ day, amount })
-
-/** The stored daily limit: a number, `null` for none, or `undefined` when the user never chose. */
-export function storedDailyLimit(text: string | null): number | null | undefined {
-  const record = parse(text) as { limit?: unknown } | null
-  if (record === null || !('limit' in record)) return undefined
-  const { limit } = record
-  return limit === null || (typeof limit === 'number' && Number.isFinite(limit) && limit > 0) ? limit : undefined
-}
-
-/** The record of the user's daily limit, for storage. */
-export const dailyLimitRecord = (limit: number | null): string => JSON.stringify({ limit })
 
 function parse(text: string | null): unknown {
   try {

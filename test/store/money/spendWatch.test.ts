@@ -9,17 +9,15 @@ import { resolveConfig, type EchoConfig } from '../../../src/config'
 import { signedIn, signedOut, signInFailed } from '../../../src/store/authSlice'
 import { echoReducers } from '../../../src/store/echoReducer'
 import {
-  dailyLimitKey,
-  dailyLimitRecord,
   localDay,
   spentKey,
   spentOn,
   spentRecord,
   SpendWatch,
-  storedDailyLimit,
   untilMidnight,
 } from '../../../src/store/money/spendWatch'
 import { roundUsd } from '../../../src/store/money/credit'
+import { dailyLimitKey, dailyLimitRecord } from '../../../src/store/money/dailyLimit'
 import { echoRuns } from '../../support/echoRuns'
 
 const CONFIG: EchoConfig = {
@@ -612,24 +610,6 @@ describe('the records in storage', () => {
       `{"day":"${TODAY}","amount":1e999}`,
     ])
       expect(spentOn(text, TODAY)).toBe(0)
-  })
-
-  it('the daily limit reads as chosen (an amount, or null for none), and as never chosen when the record is not one', () => {
-    expect(storedDailyLimit(dailyLimitRecord(5))).toBe(5)
-    expect(storedDailyLimit(dailyLimitRecord(0.01))).toBe(0.01)
-    expect(storedDailyLimit(dailyLimitRecord(null))).toBeNull()
-    for (const text of [
-      null,
-      'not JSON',
-      '5',
-      '"text"',
-      '{}',
-      JSON.stringify({ limit: 0 }),
-      JSON.stringify({ limit: -5 }),
-      JSON.stringify({ limit: '5' }),
-      '{"limit":1e999}',
-    ])
-      expect(storedDailyLimit(text)).toBeUndefined()
   })
 
   it('dollars are kept to a hundredth of a cent, so sums do not drift', () => {
