@@ -21,43 +21,6 @@ export { createEchoRouter } from './api/router/createEchoRouter'
 export type { EchoRouter, EchoRouterOptions, StreamingCreate } from './api/router/EchoRouter'
 export type { EchoStream } from './api/router/eventStream'
 export type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionRequest,
-  ChatMessage,
-  Completion,
-  CompletionRequest,
-  EmbeddingRequest,
-  EmbeddingResponse,
-  ImageGenerationRequest,
-  ImagesResponse,
-  ModelResponse,
-  OpenAiUsage,
-  ResponseRequest,
-  ResponseStreamEvent,
-  SpeechRequest,
-  Transcription,
-  TranscriptionRequest,
-} from './api/router/openAiTypes'
-export type {
-  AnthropicContentBlock,
-  AnthropicMessage,
-  AnthropicMessageParam,
-  AnthropicStreamEvent,
-  MessageRequest,
-} from './api/router/anthropicTypes'
-export type {
-  BatchEmbedContentsResponse,
-  EmbedContentInput,
-  EmbedContentRequest,
-  GenerateContentRequest,
-  GenerateContentResponse,
-  GoogleContent,
-  GooglePart,
-  PredictRequest,
-  PredictResponse,
-} from './api/router/googleTypes'
-export type {
   AppList,
   Balance,
   EchoUserAccount,

@@ -1,15 +1,9 @@
 import { expectTypeOf, test } from 'vitest'
 
-import {
-  createEchoRouter,
-  type AnthropicMessage,
-  type AnthropicStreamEvent,
-  type ChatCompletion,
-  type ChatCompletionChunk,
-  type EchoStream,
-  type GenerateContentResponse,
-  type TokenProvider,
-} from '../../../src/client'
+import { createEchoRouter, type EchoStream, type TokenProvider } from '../../../src/client'
+import type { AnthropicMessage, AnthropicStreamEvent } from '../../../src/api/router/anthropicTypes'
+import type { GenerateContentResponse } from '../../../src/api/router/googleTypes'
+import type { ChatCompletion, ChatCompletionChunk } from '../../../src/api/router/openAiTypes'
 
 declare const tokenProvider: TokenProvider
 const router = createEchoRouter({ tokenProvider })

@@ -1,7 +1,8 @@
 import { HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 
-import { createEchoRouter, EchoError, isAbortError, type ChatCompletionChunk } from '../../../src/client'
+import type { ChatCompletionChunk } from '../../../src/api/router/openAiTypes'
+import { createEchoRouter, EchoError, isAbortError } from '../../../src/client'
 import { rotatingTokens } from '../../support/tokens'
 import { controlledStream, jsonBody, recordRouter, ROUTER, sseResponse, userRouter, whenAborted } from './routerKit'
 
