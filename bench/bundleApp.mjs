@@ -40,7 +40,7 @@ createRoot(document.getElementById('root')).render(<App />)
 }
 
 /** The budget's settings (docs/performance.md): react, react-dom and react/jsx-runtime stay external. */
-const BUDGET_SETTINGS = {
+export const BUDGET_SETTINGS = {
   bundle: true,
   minify: true,
   format: 'esm',

@@ -12,6 +12,8 @@ import { gzipSync } from 'node:zlib'
 
 import { build } from 'esbuild'
 
+import { BUDGET_SETTINGS } from './bundleApp.mjs'
+
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 const session = process.argv.includes('server') ? 'server' : 'browser'
 const workDir = mkdtempSync(join(tmpdir(), 'echo-first-load-'))
@@ -30,21 +32,12 @@ createRoot(document.getElementById('root')).render(<EchoProvider config={${confi
 )
 try {
   const result = await build({
+    ...BUDGET_SETTINGS,
     entryPoints: [join(workDir, 'app.jsx')],
     absWorkingDir: workDir,
     outdir: join(workDir, 'out'),
-    bundle: true,
-    minify: true,
     splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    external: ['react', 'react-dom', 'react/jsx-runtime'],
     nodePaths: [fileURLToPath(new URL('../node_modules', import.meta.url))],
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
   })
   const outputs = result.metafile.outputs
   const firstLoad = new Set()
