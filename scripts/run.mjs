@@ -16,3 +16,15 @@ export function run(command, args, options = {}) {
 export function heading(text) {
   console.log(`\n=== ${text} ===`)
 }
+
+/** Runs `command args` with its output (stdout and stderr, in order) kept; resolves to its exit code and that output. */
+export function runQuietly(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const chunks = []
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
+    child.stdout.on('data', (chunk) => chunks.push(chunk))
+    child.stderr.on('data', (chunk) => chunks.push(chunk))
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks) }))
+    child.on('error', (error) => resolve({ code: 1, output: Buffer.from(`${command}: ${error.message}\n`) }))
+  })
+}

@@ -42,7 +42,7 @@ const MAX_RENEW_AHEAD_MS = 60_000
  * expired access token, one at a time per session in this process. A request that arrives with a
  * refresh token this process has just spent takes that refresh's answer instead of spending it
  * again; another process refreshing the same session at the same moment spends it too, inside
- * Echo's rotation grace (docs/security.md, "The server-held session").
+ * Echo's rotation grace (docs/security.md, "Server mode").
  */
 export class HeldSessions {
   readonly cookieName: string

@@ -22,7 +22,7 @@ export interface SessionHandlerParts {
 
 /**
  * `echo.handler`: every route of the server-held session under `basePath` (docs/nextjs.md,
- * "Server mode"). Sign-in and its callback are the only routes a page of another site may lead to;
+ * "Server mode: the session on your server"). Sign-in and its callback are the only routes a page of another site may lead to;
  * everything else is refused 403 unless it comes from the app's own pages, before anything reaches
  * Echo.
  */

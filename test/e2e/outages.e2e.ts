@@ -1,4 +1,4 @@
-// Real life outside the happy path (docs/session.md, "What the refresh fails means"), in Chromium
+// Real life outside the happy path (docs/session.md, 'What "the refresh fails" means'), in Chromium
 // against the local Echo: the network gone across an expiry, a laptop asleep, a flaky token
 // endpoint, a reload during a refresh, Echo refusing the refresh with two tabs open, and a checkout
 // paid in another tab while this one cannot reach Echo. An outage that ends asks for the balance
