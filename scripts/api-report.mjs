@@ -15,6 +15,8 @@ const ENTRIES = [
   ['echo-rtk/testing', 'api/testing.extractor.json'],
 ]
 const check = process.argv.includes('--check')
+/** What an app meets when it imports the React entry and the client: at most this many names, the two together. */
+const MOST_NAMES = { entries: ['echo-rtk', 'echo-rtk/client'], names: 130 }
 
 if (!existsSync(`${root}dist/index.d.ts`)) {
   console.error('api-report: dist/index.d.ts is missing: run `npm run build` first.')
@@ -22,10 +24,12 @@ if (!existsSync(`${root}dist/index.d.ts`)) {
 }
 
 let failed = false
+const namesOf = new Map()
 for (const [entry, configFile] of ENTRIES) {
   const config = ExtractorConfig.loadFileAndPrepare(`${root}${configFile}`)
   const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false, messageCallback: quiet })
-  const names = countNames(config.reportFilePath)
+  namesOf.set(entry, exportedNames(config.reportFilePath))
+  const names = namesOf.get(entry).size
   if (!result.succeeded) {
     failed = true
     console.error(
@@ -35,6 +39,17 @@ for (const [entry, configFile] of ENTRIES) {
     )
   } else console.log(`api-report: ${entry}: ${names} names${check ? ', as api/ says' : ''}`)
 }
+const together = new Set(MOST_NAMES.entries.flatMap((entry) => [...namesOf.get(entry)]))
+if (together.size > MOST_NAMES.names) {
+  failed = true
+  console.error(
+    `api-report: ${MOST_NAMES.entries.join(' and ')} export ${together.size} names together, more than ${MOST_NAMES.names}: ` +
+      'a new name earns its place by replacing one, or goes to echo-rtk/testing if only tests need it',
+  )
+} else
+  console.log(
+    `api-report: ${MOST_NAMES.entries.join(' and ')}: ${together.size} names together (at most ${MOST_NAMES.names})`,
+  )
 process.exit(failed ? 1 : 0)
 
 /** API Extractor's own progress lines stay quiet; its warnings and errors are said. */
@@ -42,12 +57,16 @@ function quiet(message) {
   if (message.logLevel === 'verbose' || message.logLevel === 'info') message.handled = true
 }
 
-/** How many names a report lists: its exported declarations. */
-function countNames(reportFile) {
-  if (!existsSync(reportFile)) return 0
-  return (
-    readFileSync(reportFile, 'utf8').match(
-      /^export (?:declare )?(?:abstract )?(?:class|const|function|interface|type|enum|namespace|let|var) /gm,
-    )?.length ?? 0
+/** The names a report lists: its exported declarations and re-exports (`export { skipToken }`). */
+function exportedNames(reportFile) {
+  if (!existsSync(reportFile)) return new Set()
+  const report = readFileSync(reportFile, 'utf8')
+  const declared = report.matchAll(
+    /^export (?:declare )?(?:abstract )?(?:class|const|function|interface|type|enum|namespace|let|var) ([\w$]+)/gm,
   )
+  const reExported = report.matchAll(/^export \{ ([\w$, ]+) \}/gm)
+  return new Set([
+    ...[...declared].map(([, name]) => name),
+    ...[...reExported].flatMap(([, names]) => names.split(',').map((name) => name.trim())),
+  ])
 }

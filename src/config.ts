@@ -102,7 +102,11 @@ export interface ResolvedEchoConfig {
   serverUrl: string
 }
 
-/** Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own. */
+/**
+ * Where `resolveConfig` finds the page origin; a parameter so tests and servers can pass their own.
+ *
+ * @inline
+ */
 export interface ConfigEnvironment {
   /** The page origin used as the default `redirectUri`; `globalThis.location?.origin` when left out. */
   origin?: string | undefined

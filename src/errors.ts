@@ -26,7 +26,11 @@ export interface EchoErrorData {
   userMessage?: string
 }
 
-/** What `new EchoError(...)` takes; an `undefined` field is the same as a missing one. */
+/**
+ * What `new EchoError(...)` takes; an `undefined` field is the same as a missing one.
+ *
+ * @inline
+ */
 export interface EchoErrorInit {
   code: EchoErrorCode
   /**
@@ -45,7 +49,11 @@ export interface EchoErrorInit {
   userMessage?: string | undefined
 }
 
-/** Where a non-OK answer came from, for {@link EchoError.fromResponse}. */
+/**
+ * Where a non-OK answer came from, for {@link EchoError.fromResponse}.
+ *
+ * @inline
+ */
 export interface FailedAnswer {
   /** The path that was called, kept as the error's `endpoint`. */
   endpoint?: string | undefined

@@ -21,18 +21,17 @@ export {
   useGetUserQuery,
   useRegisterReferralMutation,
 } from './api/query/echoApi'
-export type { EchoApi, EchoApiEndpoints, EchoApiTag } from './api/query/echoApi'
+export type { EchoApi } from './api/query/echoApi'
 /** RTK Query's marker for a query hook to skip (`useGetAppQuery(appId ?? skipToken)`), re-exported. */
 export { skipToken } from '@reduxjs/toolkit/query'
-export type { EchoUser, UserInfoClaims } from './auth/echoUser'
-export type { SignInOptions, SignInReturnTo, SignInSource } from './auth/EchoSession'
-export type { InterruptionCause, SessionCause, SignOutCause, TokensCause } from './auth/causes'
-export type { BalanceRefetchCause } from './store/money/balanceAskedAgain'
+export type { EchoUser } from './auth/echoUser'
+export type { SignInOptions, SignInReturnTo } from './auth/EchoSession'
+export type { SessionCause } from './auth/causes'
 export type { AuthState, AuthStatus } from './store/authSlice'
 export { authSlice, balanceSlice } from './store/sliceViews'
 export type { EchoSliceView } from './store/sliceViews'
 export type { BalanceState, BalanceStatus } from './store/balanceSlice'
-export type { EchoCharge, MoneyState, TopUpState, TopUpStatus } from './store/money/moneySlice'
+export type { EchoCharge } from './store/money/moneySlice'
 export { createEchoStore } from './store/createEchoStore'
 export type { CreateEchoStoreOptions, EchoStore, PreloadedEchoState } from './store/createEchoStore'
 export { echoDevToolsOptions } from './store/devTools'
@@ -60,7 +59,7 @@ export {
   startEchoSession,
   stopEchoSession,
 } from './store/middleware/echoMiddleware'
-export type { EchoMiddleware, EchoMiddlewareOptions } from './store/middleware/echoMiddleware'
+export type { EchoMiddlewareOptions } from './store/middleware/echoMiddleware'
 export {
   createPaymentLink,
   getEchoFetch,
@@ -72,7 +71,6 @@ export {
   signOut,
 } from './store/thunks'
 export type { CreatePaymentLinkOptions } from './store/thunks'
-export type { CheckoutIn } from './store/money/topUpWatch'
 export { EchoAccount } from './components/EchoAccount'
 export type { EchoAccountProps } from './components/EchoAccount'
 export { EchoBalance, formatUsd } from './components/EchoBalance'
@@ -101,36 +99,29 @@ export { useEchoRouter } from './components/useEchoRouter'
 export type { UseEchoResult } from './components/useEcho'
 export type { OpenCheckoutOptions } from './components/openCheckout'
 export { insufficientFundsDetected } from './store/balanceSlice'
-export { DISPLAY_TEXT_LIMIT, toDisplayText } from './auth/echoUser'
 
 // Everything in echo-rtk/client (client.ts), the same names.
 export { DEFAULT_API_URL, DEFAULT_ROUTER_URL, DEFAULT_SCOPE, resolveConfig } from './config'
-export type { ConfigEnvironment, EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
+export type { EchoConfig, ResolvedEchoConfig, SignInMode } from './config'
 export { EchoError, isAbortError, isInsufficientFunds, userMessageOf } from './errors'
-export type { EchoErrorCode, EchoErrorData, EchoErrorInit, FailedAnswer } from './errors'
+export type { EchoErrorCode, EchoErrorData } from './errors'
 export type { EchoErrorReason } from './errorReasons'
 export { DEFAULT_PAYMENT_DESCRIPTION } from './api/echoRequests'
 export type { RequestOptions } from './api/EchoClient'
 export type { FetchFunction, RefreshCause, TokenProvider } from './api/tokenProvider'
 export type { EchoModelProviderSettings } from './api/modelProviderSettings'
-export type { EchoRouter, StreamingCreate } from './api/router/EchoRouter'
+export type { EchoRouter } from './api/router/EchoRouter'
 export type { EchoStream } from './api/router/eventStream'
 export type {
-  AppList,
   Balance,
   EchoUserAccount,
   EchoApp,
   FreeTierBalance,
   PaymentLink,
   PaymentLinkRequest,
-  PaymentLinkResponse,
-  ReferralRequest,
   ReferralResponse,
   SupportedModel,
   SupportedModels,
-  SupportedModelsResponse,
-  SupportedModelsSource,
-  UserSpendInfo,
 } from './api/wireTypes'
 export { echoDevMoments } from './store/dev/moments'
 export type { EchoDevMoment } from './store/dev/moments'

@@ -9,7 +9,11 @@ export interface Balance {
   currency: 'USD'
 }
 
-/** How much of an app's free tier this user has spent and has left. */
+/**
+ * How much of an app's free tier this user has spent and has left.
+ *
+ * @inline
+ */
 export interface UserSpendInfo {
   userId: string
   echoAppId: string
@@ -39,7 +43,11 @@ export interface EchoApp {
   updatedAt: string
 }
 
-/** The apps the user can see. */
+/**
+ * The apps the user can see.
+ *
+ * @inline
+ */
 export interface AppList {
   apps: EchoApp[]
 }
@@ -61,6 +69,8 @@ export interface SupportedModelsResponse {
  * Where a list of supported models came from: `echo`, Echo's `GET /api/v1/supported-models`; or
  * `echo-sdk`, the list Echo's own TypeScript SDK ships (Echo's router bills by it), taken where
  * Echo has no such route.
+ *
+ * @inline
  */
 export type SupportedModelsSource = 'echo' | 'echo-sdk'
 
@@ -89,6 +99,7 @@ export interface PaymentLink {
   created: number | string
 }
 
+/** @inline */
 export interface PaymentLinkResponse {
   paymentLink: PaymentLink
   payment?: Record<string, unknown>
@@ -105,6 +116,7 @@ export interface EchoUserAccount {
   updatedAt: string
 }
 
+/** @inline */
 export interface ReferralRequest {
   echoAppId: string
   code: string

@@ -6,7 +6,11 @@ import type { RefreshCause } from '../api/tokenProvider'
 
 export type { RefreshCause }
 
-/** Why a refresh could not reach Echo: the user stays signed in and the session tries again. */
+/**
+ * Why a refresh could not reach Echo: the user stays signed in and the session tries again.
+ *
+ * @inline
+ */
 export type InterruptionCause =
   /** The request got no answer: the browser is offline, or the connection dropped. */
   | { by: 'offline'; detail: string }
@@ -21,7 +25,11 @@ export type InterruptionCause =
   /** Something broke in the attempt (storage refusing a write, say). */
   | { by: 'error'; message: string }
 
-/** Where new tokens came from. */
+/**
+ * Where new tokens came from.
+ *
+ * @inline
+ */
 export type TokensCause =
   /** Echo's answer to this tab's refresh. */
   | { by: 'echo' }
@@ -30,7 +38,11 @@ export type TokensCause =
   /** Read from storage when the page loaded (a sign-in: `signedIn` says it in `arrivedBy`). */
   | { by: 'storage' }
 
-/** Why nobody is signed in now. */
+/**
+ * Why nobody is signed in now.
+ *
+ * @inline
+ */
 export type SignOutCause =
   /** The user signed out (`signOut()`). */
   | { by: 'user' }

@@ -8,7 +8,11 @@ import type { EchoUser } from './echoUser'
 import type { SignInReturnTo } from './signInOptions'
 import { expiresAtMs, type StoredUser } from './storedUser'
 
-/** How a sign-in reached this page: back from Echo (`callback`), restored from `storage`, or from another `tab`. */
+/**
+ * How a sign-in reached this page: back from Echo (`callback`), restored from `storage`, or from another `tab`.
+ *
+ * @inline
+ */
 export type SignInSource = 'callback' | 'storage' | 'tab'
 
 /** What the store is told when someone is signed in. */

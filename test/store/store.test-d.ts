@@ -17,10 +17,10 @@ import {
   type Balance,
   type EchoApiState,
   type EchoErrorData,
-  type EchoMiddleware,
   type EchoState,
   type EchoUser,
 } from 'echo-rtk'
+import type { EchoMiddleware } from '../../src/store/middleware/echoMiddleware'
 
 test('the auth status is a closed union, never any', () => {
   expectTypeOf(selectAuthStatus).returns.toEqualTypeOf<'loading' | 'unauthenticated' | 'authenticated'>()

@@ -56,12 +56,20 @@ export const echoBaseQuery: BaseQueryFn<EchoQueryArgs, unknown, EchoErrorData> =
   }
 }
 
-/** The cache tags of `echoApi`. */
+/**
+ * The cache tags of `echoApi`.
+ *
+ * @inline
+ */
 export type EchoApiTag = 'Balance' | 'App' | 'User' | 'Models'
 type EchoQuery<Arg, Result> = QueryDefinition<Arg, typeof echoBaseQuery, EchoApiTag, Result, 'echoApi'>
 type EchoMutation<Arg, Result> = MutationDefinition<Arg, typeof echoBaseQuery, EchoApiTag, Result, 'echoApi'>
 
-/** Echo's eight calls as RTK Query endpoint definitions. */
+/**
+ * Echo's eight calls as RTK Query endpoint definitions.
+ *
+ * @inline
+ */
 export type EchoApiEndpoints = {
   getApps: EchoQuery<void, AppList>
   getApp: EchoQuery<string, EchoApp>

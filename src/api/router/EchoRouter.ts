@@ -45,6 +45,8 @@ export interface EchoRouterOptions extends RefreshCoordinatorOptions {
 /**
  * A `create` that answers the parsed JSON, or an {@link EchoStream} of parsed events when the body
  * has `stream: true`.
+ *
+ * @inline
  */
 export interface StreamingCreate<Body, Answer, Event> {
   (body: Body & { stream: true }, options?: RequestOptions): Promise<EchoStream<Event>>

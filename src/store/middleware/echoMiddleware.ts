@@ -159,7 +159,11 @@ export function createOwnStoreMiddleware(options: EchoMiddlewareOptions = {}): E
   return withEchoApiMiddleware(createEchoSessionMiddleware(options), { listedApart: 'never' })
 }
 
-/** What `echoMiddleware` is: one Redux middleware, to `concat` with any others. */
+/**
+ * What `echoMiddleware` is: one Redux middleware, to `concat` with any others.
+ *
+ * @inline
+ */
 export type EchoMiddleware = Middleware
 
 /**

@@ -12,17 +12,29 @@ export interface EchoCharge {
   at: number
 }
 
-/** Where a top-up stands after checkout said it was paid. */
+/**
+ * Where a top-up stands after checkout said it was paid.
+ *
+ * @inline
+ */
 export type TopUpStatus = 'waiting' | 'credited' | 'late'
 
-/** A top-up after checkout: the credits waited for, then counted. */
+/**
+ * A top-up after checkout: the credits waited for, then counted.
+ *
+ * @inline
+ */
 export interface TopUpState {
   status: TopUpStatus
   /** What came in, in US dollars, once `credited`; `null` before. */
   amount: number | null
 }
 
-/** What the signed-in user spent in this app, their daily limit, and a top-up on its way. */
+/**
+ * What the signed-in user spent in this app, their daily limit, and a top-up on its way.
+ *
+ * @inline
+ */
 export interface MoneyState {
   /** Spent in this app today (the local day), in US dollars, in every tab; `null` until read. */
   spentToday: number | null

@@ -148,6 +148,8 @@ export class TopUpWatch {
 /**
  * Where checkout opens: in a new tab (which closes itself when checkout returns to the app), or
  * in this tab (which the app then loads again).
+ *
+ * @inline
  */
 export type CheckoutIn = 'new-tab' | 'this-tab'
 

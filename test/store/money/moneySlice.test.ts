@@ -2,7 +2,7 @@
 // the last charge, the daily limits, a top-up), and nothing of a user's left once they are gone.
 import { describe, expect, it } from 'vitest'
 
-import type { MoneyState } from 'echo-rtk'
+import type { MoneyState } from '../../../src/store/money/moneySlice'
 import { sessionReset, signedOut } from '../../../src/store/authSlice'
 import {
   charged,
