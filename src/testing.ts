@@ -21,4 +21,4 @@ export { REFRESH_TIMEOUT_MS } from './config'
  * What `createEchoMiddleware({ environment })` and `createEchoStore({ environment })` take: parts of the browser a
  * test replaces.
  */
-export type { EchoEnvironment, PopupWindow, WakeCause } from './auth/environment'
+export type { EchoEnvironment, PageSignal, PopupWindow, WakeCause } from './auth/environment'

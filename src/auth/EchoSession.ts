@@ -6,16 +6,13 @@ import type { RefreshCause } from '../api/tokenProvider'
 import { EchoError } from '../errors'
 import type { InterruptionCause, TokensCause } from './causes'
 import { snapshotOf, type FirstPaint } from './firstPaint'
-import { PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
+import { isWake, PageLifetimeStorage, STORAGE_BLOCKED, type EchoEnvironment, type PopupWindow } from './environment'
 import { readSignInCallback, takeSignInCallback, type TakenSignInCallback } from './pageReturn'
 import { handOverSignInReturn, openSignInWindow, popupError, waitForSignInReturn } from './popup'
 import { attemptRefresh, RefreshTurns, type RefreshOutcome } from './refreshAttempt'
+import { RenewTimer } from './renewTimer'
 import {
-  isRenewDue,
   nextState,
-  reconnectDelayMs,
-  renewAtMs,
-  renewTimerDelayMs,
   type SessionEvent,
   type SessionReporter,
   type SessionState,
@@ -42,8 +39,9 @@ export type { SessionReporter, SessionSnapshot, SignInSource } from './sessionSt
  * store the one matching report (as TanStack query-core's `Query` does). Besides the state it holds
  * handles, not facts: the one timer (the renew, or the backoff while Echo cannot be reached), the
  * listeners, the popup under way. Around it, files that hold none: the state's pure rules and its
- * timer's times (`sessionState.ts`), the refresh attempt (`refreshAttempt.ts`), the tabs
- * (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`), the stored user, the environment.
+ * timer's times (`sessionState.ts`), the timer itself (`renewTimer.ts`), the refresh attempt
+ * (`refreshAttempt.ts`), the tabs (`tabs.ts`), the sign-in, loaded when one starts (`signIn.ts`), the
+ * stored user, the environment.
  * Every refresh goes through its one `RefreshCoordinator` (docs/session.md, "The one shared refresh").
  */
 export class EchoSession {
@@ -57,12 +55,12 @@ export class EchoSession {
   readonly #report: SessionReporter
   readonly #tabs: TabSync
   readonly #turns = new RefreshTurns()
+  /** The one pending timer: the renew of the current token, or the next try while Echo is out of reach. */
+  readonly #timer: RenewTimer
 
   #state: SessionState = { phase: 'idle' }
   /** Aborts when the signed-in user is gone: a refresh begun for them must not outlive them. */
   #userScope = new AbortController()
-  /** The one pending timer: the renew of the current token, or the next try while Echo is out of reach. */
-  #timer: unknown
   /** Between `start()` and `stop()`: a stopped session sends nothing, schedules nothing, writes nothing. */
   #running = false
   /** The sign-in coming back in the address bar, read once at the first start (`null`: none). */
@@ -77,6 +75,7 @@ export class EchoSession {
     this.#env = env
     this.#report = report
     this.#tabs = new TabSync(config, env)
+    this.#timer = new RenewTimer(env)
     // Each attempt keeps its own deadline (refreshAttempt.ts), so the coordinator adds none.
     const tokens = {
       getAccessToken: () => Promise.resolve(this.#user?.access_token ?? null),
@@ -198,7 +197,9 @@ export class EchoSession {
       ended: () => this.#endedElsewhere(),
     })
     // Back online, or the page shown again: a session that could not reach Echo tries at once.
-    this.#stopWaking = this.#env.onWake((cause) => this.#failures > 0 && this.#renewInBackground({ by: cause }))
+    this.#stopWaking = this.#env.onPageSignal(
+      (signal) => isWake(signal) && this.#failures > 0 && this.#renewInBackground({ by: signal }),
+    )
     if (this.#state.phase !== 'idle') return this.#scheduleRenew()
     const callback = this.#pageCallback
     if (callback === null) this.#restore(told)
@@ -244,7 +245,7 @@ export class EchoSession {
   stop(): void {
     this.#running = false
     this.#tabs.stop()
-    this.#clearTimer()
+    this.#timer.clear()
     this.#stopWaking?.()
     this.#stopWaking = undefined
   }
@@ -384,31 +385,11 @@ export class EchoSession {
     this.#scheduleRenew()
   }
 
-  /**
-   * Arms the one timer: the backoff while Echo cannot be reached, else the current token's renew
-   * time, waited for in capped steps (each step that fires early re-arms), so a token is renewed
-   * once, when due, never in a loop. None for a stopped session or nobody signed in.
-   */
+  /** Arms the one timer for the signed-in user (`renewTimer.ts`); none for a stopped session or nobody signed in. */
   #scheduleRenew(): void {
-    this.#clearTimer()
+    this.#timer.clear()
     const state = this.#state
-    if (!this.#running || state.phase !== 'signedIn') return
-    if (state.failures > 0) {
-      const retry = { by: 'retry', attempt: state.failures + 1 } as const
-      this.#timer = this.#env.setTimeout(() => this.#renewInBackground(retry), reconnectDelayMs(state.failures))
-      return
-    }
-    const renewAt = renewAtMs(state)
-    const step = () => {
-      if (isRenewDue(renewAt, this.#env.now())) return this.#renewInBackground({ by: 'renew-timer' })
-      this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
-    }
-    this.#timer = this.#env.setTimeout(step, renewTimerDelayMs(renewAt, this.#env.now()))
-  }
-
-  #clearTimer(): void {
-    this.#env.clearTimeout(this.#timer)
-    this.#timer = undefined
+    if (this.#running && state.phase === 'signedIn') this.#timer.arm(state, (cause) => this.#renewInBackground(cause))
   }
 
   /** A refresh nobody waits for (the timer, the backoff, start-up): its outcome is acted on in `#settle`. */
@@ -482,7 +463,7 @@ export class EchoSession {
   #forget({ removeStored = false } = {}): void {
     this.#newUserScope()
     this.#tabs.forget()
-    this.#clearTimer()
+    this.#timer.clear()
     if (!removeStored) return
     this.#env.storage.removeItem(storedUserKey(this.config))
     // Only this app's sign-in states left long ago: a younger one may be a sign-in under way elsewhere.

@@ -12,7 +12,7 @@ import type { EchoUser } from '../api/userInfo'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError } from '../errors'
 import type { InterruptionCause, SignOutCause } from './causes'
-import type { EchoEnvironment, PopupWindow, WakeCause } from './environment'
+import { isWake, type EchoEnvironment, type PopupWindow } from './environment'
 import { pendingServerSignInKey, type FirstPaint } from './firstPaint'
 import { openSignInWindow, POPUP_CLOSED_POLL_MS, POPUP_TIMEOUT_MS, popupError } from './popup'
 import { refusedSignIn, SESSION_ENDED, sessionStopped } from './sessionErrors'
@@ -133,7 +133,7 @@ export class ServerSession {
       this.#channel = this.#env.openChannel?.(serverSessionChannel(this.config.appId))
       this.#channel?.addEventListener('message', this.#onTabMessage)
     }
-    this.#stopWaking ??= this.#env.onWake((cause) => this.#onWake(cause))
+    this.#stopWaking ??= this.#env.onPageSignal((signal) => isWake(signal) && this.#onWake())
     if (this.#started) return this.#scheduleCheck()
     this.#started = true
     if (this.#takeRefusedSignIn()) return
@@ -279,7 +279,7 @@ export class ServerSession {
     this.#timer = this.#env.setTimeout(() => void this.#check('storage'), reconnectDelayMs(failures))
   }
 
-  #onWake(_cause: WakeCause): void {
+  #onWake(): void {
     if (this.#state.phase === 'signedIn' || this.#state.phase === 'idle') void this.#check('storage')
   }
 

@@ -25,11 +25,11 @@ export interface EchoEnvironment {
   /** Subscribes to `storage` events (other tabs' writes); returns the unsubscribe. */
   onStorage(listener: (event: StorageEvent) => void): () => void
   /**
-   * Subscribes to the moments a session that could not reach Echo tries again at once: the browser
-   * back `online`, the page `visible` again (a laptop woken up, a tab come back to). Returns the
-   * unsubscribe.
+   * Subscribes to what the page says of itself (a {@link PageSignal}): the one wire both the session (which
+   * tries again at once on a {@link WakeCause}) and RTK Query's refetch on focus and reconnect listen on.
+   * Returns the unsubscribe.
    */
-  onWake(listener: (cause: WakeCause) => void): () => void
+  onPageSignal(listener: (signal: PageSignal) => void): () => void
   now(): number
   setTimeout(run: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
@@ -63,6 +63,15 @@ export interface PopupWindow {
 /** Why the page may reach Echo again: the browser is back `online`, or the page is `visible` again. */
 export type WakeCause = 'online' | 'visible'
 
+/** What the page says of itself: back `online` or `offline`, shown again (`visible`) or `hidden`, or its window focused. */
+export type PageSignal = WakeCause | 'offline' | 'hidden' | 'focus'
+
+/** The window's events that are {@link PageSignal}s. */
+const PAGE_EVENTS = ['online', 'offline', 'focus', 'visibilitychange']
+
+/** Whether `signal` is a moment the page may reach Echo again (a laptop woken up, a tab come back to). */
+export const isWake = (signal: PageSignal): signal is WakeCause => signal === 'online' || signal === 'visible'
+
 /**
  * The session's environment: `overrides` over the real browser, read when a session starts. A
  * complete set of overrides needs no browser at all (a server, a benchmark, a test in Node).
@@ -89,14 +98,19 @@ function browserEnvironment(): EchoEnvironment {
       window.addEventListener('storage', listener)
       return () => window.removeEventListener('storage', listener)
     },
-    onWake: (listener) => {
-      const online = () => listener('online')
-      const visible = () => document.visibilityState === 'visible' && listener('visible')
-      window.addEventListener('online', online)
-      document.addEventListener('visibilitychange', visible)
+    onPageSignal: (listener) => {
+      // `visibilitychange` is fired at the document and bubbles to the window.
+      const heard = ({ type }: Event) =>
+        listener(
+          type !== 'visibilitychange'
+            ? (type as PageSignal)
+            : document.visibilityState === 'visible'
+              ? 'visible'
+              : 'hidden',
+        )
+      for (const type of PAGE_EVENTS) window.addEventListener(type, heard)
       return () => {
-        window.removeEventListener('online', online)
-        document.removeEventListener('visibilitychange', visible)
+        for (const type of PAGE_EVENTS) window.removeEventListener(type, heard)
       }
     },
     now: () => Date.now(),

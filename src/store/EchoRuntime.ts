@@ -10,7 +10,7 @@ import { makeSession } from '../auth/loadSession'
 import type { PageSession } from '../auth/pageSession'
 import { sessionStopped } from '../auth/sessionErrors'
 import type { SessionReporter } from '../auth/sessionState'
-import type { EchoEnvironment } from '../auth/environment'
+import type { EchoEnvironment, PageSignal } from '../auth/environment'
 import type { ResolvedEchoConfig } from '../config'
 import { EchoError } from '../errors'
 import {
@@ -168,7 +168,10 @@ export class EchoRuntime implements SessionPort {
     if (this.#session !== undefined) this.#startSession(this.#session)
     else this.#telling ??= this.#tellFirstPaint()
     // Coming back to the page (focus, back online) refetches the balance.
-    if (typeof window !== 'undefined') this.#stopWindowListeners = setupListeners(this.#dispatch, listenToWindow)
+    if (typeof window !== 'undefined')
+      this.#stopWindowListeners = setupListeners(this.#dispatch, (dispatch, actions) =>
+        this.environment.onPageSignal((signal) => dispatch(actions[QUERY_ACTIONS[signal]]())),
+      )
   }
 
   /**
@@ -249,22 +252,14 @@ function sessionReports(dispatch: Dispatch): SessionReporter {
 type ListenerActions = Parameters<NonNullable<Parameters<typeof setupListeners>[1]>>[1]
 
 /**
- * RTK Query's focus and reconnect listeners, this store's own (its `setupListeners` with a handler
- * of ours): before Redux Toolkit 2.14 its default handler listened for the first store of a page
- * only, so a second store (the app's own, or a second provider's) never refetched.
+ * The RTK Query action a page signal is (its refetch on focus and reconnect). The store hears the signals on the
+ * environment's one wire, as the session does, through its own `setupListeners` handler: before Redux Toolkit 2.14
+ * the default handler listened for the first store of a page only, so a second store never refetched.
  */
-function listenToWindow(
-  dispatch: Dispatch,
-  { onFocus, onFocusLost, onOnline, onOffline }: ListenerActions,
-): () => void {
-  const handlers: Record<string, () => void> = {
-    focus: () => dispatch(onFocus()),
-    visibilitychange: () => dispatch(document.visibilityState === 'visible' ? onFocus() : onFocusLost()),
-    online: () => dispatch(onOnline()),
-    offline: () => dispatch(onOffline()),
-  }
-  for (const [event, handler] of Object.entries(handlers)) window.addEventListener(event, handler)
-  return () => {
-    for (const [event, handler] of Object.entries(handlers)) window.removeEventListener(event, handler)
-  }
-}
+const QUERY_ACTIONS = {
+  focus: 'onFocus',
+  visible: 'onFocus',
+  hidden: 'onFocusLost',
+  online: 'onOnline',
+  offline: 'onOffline',
+} as const satisfies Record<PageSignal, keyof ListenerActions>

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { EchoSession } from '../../src/auth/EchoSession'
-import type { EchoEnvironment, WakeCause } from '../../src/auth/environment'
+import type { EchoEnvironment, PageSignal, WakeCause } from '../../src/auth/environment'
 import type { SessionReporter } from '../../src/auth/sessionState'
 import { storedUserKey, toStorageString, type StoredUser } from '../../src/auth/storedUser'
 import { resolveConfig, type EchoConfig } from '../../src/config'
@@ -93,7 +93,7 @@ function tab({
   }
   const tokenRequests: URLSearchParams[] = []
   const storageListeners = new Set<(event: StorageEvent) => void>()
-  const wakeListeners = new Set<(cause: WakeCause) => void>()
+  const wakeListeners = new Set<(signal: PageSignal) => void>()
   const channels: TabChannel[] = []
   const warnings: string[] = []
   const errors: unknown[] = []
@@ -119,7 +119,7 @@ function tab({
       storageListeners.add(listener)
       return () => storageListeners.delete(listener)
     },
-    onWake: (listener) => {
+    onPageSignal: (listener) => {
       wakeListeners.add(listener)
       return () => wakeListeners.delete(listener)
     },

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { getToken, refreshBalance, startEchoSession, stopEchoSession, type EchoStore } from 'echo-rtk'
 import { EchoClient } from 'echo-rtk/client'
-import type { WakeCause } from 'echo-rtk/testing'
+import type { PageSignal, WakeCause } from 'echo-rtk/testing'
 import { CONFIG, echoStoresPerTest, fakeLocks, sessionOf } from '../support/echoStores'
 import { withCrossTabLock } from '../../src/auth/refreshAttempt'
 import { server } from '../support/server'
@@ -22,9 +22,9 @@ afterEach(() => {
 
 /** The page's `online` and `visibilitychange` as the environment's seam: the test says when they fire. */
 function wakeSignals() {
-  const listeners = new Set<(cause: WakeCause) => void>()
+  const listeners = new Set<(signal: PageSignal) => void>()
   return {
-    onWake: (listener: (cause: WakeCause) => void) => {
+    onPageSignal: (listener: (signal: PageSignal) => void) => {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
@@ -59,7 +59,7 @@ async function signedInTab() {
   const echo = serveEcho({ expiresInSeconds: 15 })
   const network = deviceNetwork()
   const wake = wakeSignals()
-  const store = await signInThroughEcho({ onWake: wake.onWake })
+  const store = await signInThroughEcho({ onPageSignal: wake.onPageSignal })
   const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
   return {
@@ -189,7 +189,7 @@ describe('a refresh that could not reach Echo keeps the user', () => {
     store.dispatch({ type: 'echo/stopSession' })
     network.goOffline()
     vi.setSystemTime(Date.now() + 20 * 60_000)
-    const reloaded = newStore({ onWake: wake.onWake })
+    const reloaded = newStore({ onPageSignal: wake.onPageSignal })
     // At once: the clock does not move while the refresh fails.
     await settled(() =>
       expect(auth(reloaded)).toMatchObject({ ...stillSignedIn, isReconnecting: true, accessToken: 'test-access-1' }),
@@ -415,11 +415,11 @@ describe('tabs coming back together', () => {
     const openChannel = (name: string) => new BroadcastChannel(name)
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const tabs = [wakeSignals(), wakeSignals(), wakeSignals()]
-    const first = await signInThroughEcho({ locks, openChannel, onWake: tabs[0]!.onWake })
+    const first = await signInThroughEcho({ locks, openChannel, onPageSignal: tabs[0]!.onPageSignal })
     const stores = [
       first,
-      newStore({ locks, openChannel, onWake: tabs[1]!.onWake }),
-      newStore({ locks, openChannel, onWake: tabs[2]!.onWake }),
+      newStore({ locks, openChannel, onPageSignal: tabs[1]!.onPageSignal }),
+      newStore({ locks, openChannel, onPageSignal: tabs[2]!.onPageSignal }),
     ]
     network.goOffline()
     await vi.advanceTimersByTimeAsync(11_000)

@@ -18,7 +18,7 @@ import {
 import { echoSignIn, paidAtCheckout } from 'echo-rtk/testing'
 
 import { createEchoMiddleware } from '../../src/store/middleware/echoMiddleware'
-import type { EchoEnvironment } from '../../src/auth/environment'
+import type { EchoEnvironment, PageSignal } from '../../src/auth/environment'
 import { resolveConfig } from '../../src/config'
 import { CONFIG, echoStoresPerTest, paintQueue } from '../support/echoStores'
 import { server } from '../support/server'
@@ -171,6 +171,32 @@ describe("the page's focus and connection", () => {
     expect(online(store)).toBe(true)
   })
 
+  it("hears the page on the environment's one wire, as the session does, and nothing else", async () => {
+    const echo = serveEcho()
+    const listeners = new Set<(signal: PageSignal) => void>()
+    const store = await signInThroughEcho({
+      onPageSignal: (listener) => {
+        listeners.add(listener)
+        return () => void listeners.delete(listener)
+      },
+    })
+    // Two stores (the page that left for Echo, the page back from it), each the session's listener and its own.
+    expect(listeners.size).toBe(4)
+    const before = balanceAsked(echo)
+    window.dispatchEvent(new Event('focus'))
+    window.dispatchEvent(new Event('offline'))
+    await settle()
+    expect([balanceAsked(echo), online(store)]).toEqual([before, true])
+    for (const listener of listeners) listener('offline')
+    expect(online(store)).toBe(false)
+    for (const listener of listeners) listener('online')
+    for (const listener of listeners) listener('focus')
+    await vi.waitFor(() => expect(balanceAsked(echo)).toBe(before + 1))
+    expect(online(store)).toBe(true)
+    store.dispatch(stopEchoSession())
+    expect(listeners.size).toBe(2)
+  })
+
   it('started twice (two providers over one store), one stop still leaves it deaf to the page', async () => {
     serveEcho()
     const store = await signInThroughEcho()
@@ -257,7 +283,7 @@ describe('a store with no browser (a server, a test in Node)', () => {
         locks: undefined,
         openChannel: undefined,
         onStorage: () => () => undefined,
-        onWake: () => () => undefined,
+        onPageSignal: () => () => undefined,
         now: () => Date.now(),
         setTimeout: (run, ms) => setTimeout(run, ms),
         clearTimeout: (handle) => clearTimeout(handle as number),
