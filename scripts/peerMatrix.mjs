@@ -53,7 +53,8 @@ function testFiles(folder) {
     .filter((file) => /\.test\.tsx?$/.test(file) && statSync(join(REPO, file)).isFile())
 }
 
-const VITEST_CONFIG = `import { fileURLToPath } from 'node:url'
+const VITEST_CONFIG = `import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const source = (file) => fileURLToPath(new URL('./src/' + file, import.meta.url))
@@ -70,6 +71,8 @@ export default defineConfig({
   },
   test: {
     restoreMocks: true,
+    // As the repository's own config: one worker more than the cores, since the tests mostly wait.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       { extends: true, test: { name: 'node', environment: 'node', include: ['test/**/*.test.ts'], setupFiles: ['test/support/setup.ts'] } },
       { extends: true, test: { name: 'dom', environment: 'jsdom', include: ['test/**/*.test.tsx'], setupFiles: ['test/support/setup.ts'] } },
