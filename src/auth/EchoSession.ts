@@ -82,8 +82,7 @@ export class EchoSession {
       refreshToken: (cause?: RefreshCause) => this.#renew(cause ?? { by: 'app' }),
     }
     this.coordinator = new RefreshCoordinator(tokens, { refreshTimeoutMs: Infinity })
-    // Stopped means inert: a call made through a stopped session (an unmounted provider's query or model call)
-    // sends nothing.
+    // Stopped means inert: a call through a stopped session (an unmounted provider's query, say) sends nothing.
     this.fetch = (input, init) =>
       this.#running ? env.fetch(input, init) : Promise.reject(sessionStopped('sending a request'))
     this.sendAuthorized = createAuthorizedSend({ tokenProvider: this.coordinator, fetch: this.fetch })
@@ -100,9 +99,8 @@ export class EchoSession {
   }
 
   /**
-   * The session's fetch for model clients over `fetch` (`useEchoFetch()`): the token, the one shared
-   * refresh and marked retry, sent only to the session's API and router origins and the app's own
-   * `serverOrigins`.
+   * The session's fetch for model clients over `fetch` (`useEchoFetch()`): the token, the one shared refresh and
+   * marked retry, sent only to the session's API and router origins and the app's own `serverOrigins`.
    */
   echoFetchOver(fetch: FetchFunction): FetchFunction {
     const { apiUrl, baseRouterUrl, serverOrigins } = this.config
@@ -397,10 +395,7 @@ export class EchoSession {
     this.coordinator.refreshToken(cause).catch(() => undefined)
   }
 
-  /**
-   * The coordinator's refresh: one attempt, then what it means. Resolves to the new access token, or rejects with why
-   * there is none.
-   */
+  /** The coordinator's refresh: one attempt, then what it means; resolves to the new access token, or rejects. */
   async #renew(cause: RefreshCause): Promise<string> {
     const from = this.#user
     if (from === null) throw new Error(REFRESH_OUTLIVED)
@@ -424,9 +419,8 @@ export class EchoSession {
   }
 
   /**
-   * What a refresh's outcome means (docs/session.md, 'What "the refresh fails" means'): new tokens are
-   * adopted; Echo out of reach keeps the user and tries again; Echo's refusal ends the session, in
-   * every tab.
+   * What a refresh's outcome means (docs/session.md, 'What "the refresh fails" means'): new tokens are adopted;
+   * Echo out of reach keeps the user and tries again; Echo's refusal ends the session, in every tab.
    */
   #settle(outcome: RefreshOutcome, userGone: AbortSignal): string {
     if (userGone.aborted || outcome.kind === 'outlived') throw new Error(REFRESH_OUTLIVED)
