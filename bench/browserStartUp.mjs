@@ -18,7 +18,7 @@ import { BENCH_NODE_MODULES, ECHO_REACT_SDK } from './echoSdk.mjs'
 /** Debian's Chromium, as the e2e tests use it; playwright never downloads one. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** test/e2e/demoHarness.ts's flags. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -39,6 +39,8 @@ const SIGNED_IN_TIMEOUT_MS = 30_000
 const QUIET_MS = 300
 const QUIET_TIMEOUT_MS = 10_000
 const ELEMENT_ID = 'signed-in'
+/** How often a profiled load is sampled, in microseconds. */
+const PROFILE_INTERVAL_US = 100
 const BINDING = '__benchSignedIn'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -50,7 +52,7 @@ const fromRepo = (path) => join(REPO_ROOT, 'node_modules', path)
  * app's whole node_modules, as bundleApp.mjs does. Each names the Echo host in its own option
  * (echo-rtk refuses Echo's spelling).
  */
-const SDKS = {
+export const SDKS = {
   ours: {
     packageName: 'echo-rtk',
     linked: { 'echo-rtk': REPO_ROOT, react: fromRepo('react'), 'react-dom': fromRepo('react-dom') },
@@ -115,7 +117,7 @@ createRoot(document.getElementById('root')).render(<App />)
  * chunks the entry imports statically (the page preloads them, as app bundlers' pages do).
  * @returns {Promise<{ files: Map<string, Uint8Array>, entry: string, preload: string[] }>}
  */
-async function bundleBrowserApp(sdk, echoUrl) {
+export async function bundleBrowserApp(sdk, echoUrl, { sourcemap = false } = {}) {
   const workDir = mkdtempSync(join(tmpdir(), 'echo-browser-app-'))
   try {
     if (sdk.nodeModulesDir) symlinkSync(sdk.nodeModulesDir, join(workDir, 'node_modules'), 'dir')
@@ -139,13 +141,26 @@ async function bundleBrowserApp(sdk, echoUrl) {
       absWorkingDir: workDir,
       preserveSymlinks: Boolean(sdk.nodeModulesDir),
       metafile: true,
+      // For a CPU profile's functions to be told apart by source: the build's map (the package's own maps read in).
+      sourcemap: sourcemap ? 'external' : false,
+      // Short lines, so that a profile's line ticks (it has no columns) tell the sources on a line apart.
+      ...(sourcemap ? { lineLimit: 60 } : {}),
       write: false,
       logLevel: 'silent',
     })
     const outputs = result.metafile.outputs
     const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'app.jsx')
     return {
-      files: new Map(result.outputFiles.map((file) => [`/${basename(file.path)}`, file.contents])),
+      files: new Map(
+        result.outputFiles
+          .filter((file) => !file.path.endsWith('.map'))
+          .map((file) => [`/${basename(file.path)}`, file.contents]),
+      ),
+      maps: new Map(
+        result.outputFiles
+          .filter((file) => file.path.endsWith('.map'))
+          .map((file) => [`/${basename(file.path, '.map')}`, file.text]),
+      ),
       entry: `/${basename(entry)}`,
       preload: staticImports(outputs, entry).map((path) => `/${basename(path)}`),
     }
@@ -188,7 +203,7 @@ async function listen(handler) {
 }
 
 /** The app's page and chunks, and an empty page on the same origin for each load to start from. */
-function serveApp(app) {
+export function serveApp(app) {
   const head = [
     '<meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">',
     ...app.preload.map((path) => `<link rel="modulepreload" href="${path}">`),
@@ -213,7 +228,7 @@ function serveApp(app) {
  * what either SDK asks once signed in, CORS for any origin, and each request noted with the
  * wall-clock time it arrived.
  */
-async function startEchoStub() {
+export async function startEchoStub() {
   const { echoFixtures } = await import('../dist/testing.js')
   const answers = {
     '/api/v1/balance': echoFixtures.balance,
@@ -303,7 +318,7 @@ function withTimeout(promise, ms, what) {
  * first opens an empty page on the app's origin, where throttling and the metrics are switched on,
  * so that the timed navigation finds them on and the renderer already started.
  */
-async function loadOnce(browser, { appUrl, stub, rate }) {
+export async function loadOnce(browser, { appUrl, stub, rate, profile = false }) {
   const context = await browser.newContext()
   try {
     const session = storedSession(stub.url)
@@ -329,6 +344,11 @@ async function loadOnce(browser, { appUrl, stub, rate }) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate })
     await cdp.send('Performance.enable')
     const before = await cdp.send('Performance.getMetrics')
+    if (profile) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
+      await cdp.send('Profiler.start')
+    }
     const firstRequest = stub.requests.length
     await page.goto(`${appUrl}/`, { waitUntil: 'commit' })
     const shown = withTimeout(metricsAtPaint, SIGNED_IN_TIMEOUT_MS, `${appUrl} to show ${userName}`)
@@ -336,6 +356,7 @@ async function loadOnce(browser, { appUrl, stub, rate }) {
       const thrown = problems.length > 0 ? ` (the page threw: ${problems.join('; ')})` : ''
       throw new Error(`${error.message}${thrown}`)
     })
+    const profiled = profile ? (await cdp.send('Profiler.stop')).profile : undefined
     await waitForQuiet(stub.requests, firstRequest, wallNow())
     const seen = await page.evaluate(() => ({
       bench: window.__bench,
@@ -343,7 +364,8 @@ async function loadOnce(browser, { appUrl, stub, rate }) {
       resources: performance.getEntriesByType('resource').map(({ name, startTime }) => ({ name, startTime })),
     }))
     const scriptMs = (scriptSeconds(atPaint) - scriptSeconds(before)) * 1000
-    return summarizeLoad(seen, stub, stub.requests.slice(firstRequest), scriptMs)
+    const summary = summarizeLoad(seen, stub, stub.requests.slice(firstRequest), scriptMs)
+    return profiled === undefined ? summary : { ...summary, profile: profiled, timeOrigin: seen.timeOrigin }
   } finally {
     await context.close()
   }

@@ -47,7 +47,7 @@ export async function measureSessionFetchOverhead(baseUrl) {
       locks: undefined,
       openChannel: undefined,
       onStorage: () => () => undefined,
-      onWake: () => () => undefined,
+      onPageSignal: () => () => undefined,
       afterPaint: (run) => queueMicrotask(run),
       now: () => Date.now(),
       setTimeout: (run, ms) => setTimeout(run, ms),

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 
 import { LOADS as BROWSER_LOADS, measureBrowserStartUp } from './browserStartUp.mjs'
+import { PROFILED_LOADS, PROFILED_RATE, profileStartUp, profileTable } from './startUpProfile.mjs'
 import { BUDGET, formatBreakdown, measureOurBundle, measureTheirBundle } from './bundleSize.mjs'
 import { ECHO_REACT_SDK, ECHO_TYPESCRIPT_SDK, ensureEchoSdkInstalled, installedVersion } from './echoSdk.mjs'
 import { measureFetchOverhead, measureSessionFetchOverhead } from './fetchOverhead.mjs'
@@ -113,6 +114,10 @@ m.stream = await attempt(
 )
 const inChromium = `start-up in Chromium, ${BROWSER_LOADS} loads per SDK in turns at 1× and 4× CPU throttling`
 m.browserStartUp = await attempt(inChromium, () => measureBrowserStartUp({ log: console.log }))
+m.startUpProfile = await attempt(
+  `where the start-up time goes: a CPU profile of ${PROFILED_LOADS} loads each at ${PROFILED_RATE}× CPU throttling`,
+  () => profileStartUp({ log: console.log }),
+)
 
 // ---- the table ----------------------------------------------------------------------------------
 
@@ -457,6 +462,10 @@ ${summaryTable}
 
 ${table}
 
+## Where the start-up time goes
+
+${profileSection()}
+
 ## Bundle breakdown
 
 The same minimal app (\`EchoProvider\` + \`useEcho\` + \`EchoSignIn\`, mounted with \`createRoot\`),
@@ -563,6 +572,20 @@ function browserNote() {
     `\n  SDK and rate after one warm-up load each, the loads of the two SDKs and of React alone (the same` +
     `\n  page without an SDK, the name read from storage by the page itself) in turns; the name's paint was timed` +
     `\n  by Element Timing in ${timed} of the ${loads} timed loads.`
+  )
+}
+
+function profileSection() {
+  const result = m.startUpProfile
+  if (result.error) return `Not measured: ${result.error}`
+  const { chromium, loads, rate } = result.value
+  return (
+    oneLine`Chromium ${chromium}'s CPU profile (V8's sampler, every 100 µs) of ${loads} loads each of the minimal app
+    with a stored session and of React alone painting the same name, at ${rate}× CPU throttling, from the
+    navigation to the signed-in paint (bench/startUpProfile.mjs). The mean busy time per load, by the source file
+    each sample's line comes from (the build's source map, the package's own maps read in); idle time is not
+    counted, and the profiler's own cost makes every figure larger than the unprofiled start-up above.` +
+    `\n\n${profileTable(result.value)}`
   )
 }
 
