@@ -71,8 +71,8 @@ export default defineConfig({
   },
   test: {
     restoreMocks: true,
-    // As the repository's own config: one worker more than the cores, since the tests mostly wait.
-    maxWorkers: availableParallelism() + 1,
+    // One worker a core (vitest's default is one fewer): the legs run beside the main tests, which take one more.
+    maxWorkers: availableParallelism(),
     projects: [
       { extends: true, test: { name: 'node', environment: 'node', include: ['test/**/*.test.ts'], setupFiles: ['test/support/setup.ts'] } },
       { extends: true, test: { name: 'dom', environment: 'jsdom', include: ['test/**/*.test.tsx'], setupFiles: ['test/support/setup.ts'] } },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -72,13 +73,29 @@ async function answering(url: string, ms: number, server: ChildProcess): Promise
   throw new Error(`${url} did not answer within ${ms} ms`)
 }
 
+/** Whether dist/ was built after every file it is built from last changed. */
+function isBuildFresh(): boolean {
+  const built = join(REPO, 'dist/index.d.ts')
+  if (!existsSync(built)) return false
+  const sources = readdirSync(join(REPO, 'src'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+  const newest = Math.max(
+    ...[...sources, join(REPO, 'tsup.config.ts'), join(REPO, 'package.json')].map((file) => statSync(file).mtimeMs),
+  )
+  return statSync(built).mtimeMs >= newest
+}
+
 /**
  * examples/next-app as a user ships it: echo-rtk built (`tsup`), the app built by `next build` and
  * served by `next start`, against the local Echo; and a headless Chromium with a fresh profile.
  */
 export async function openNextApp({ accessTtl = 900 } = {}): Promise<NextAppUnderTest> {
   const env = { NEXT_TELEMETRY_DISABLED: '1' }
-  await run(process.execPath, [join(REPO, 'node_modules/tsup/dist/cli-default.js')], { cwd: REPO, env })
+  // Built again only when a source is newer than the build: `npm test` has just built it, and other steps read
+  // dist/ at the same time (the peer matrix, a server in a child process), which a rebuild empties first.
+  if (!isBuildFresh())
+    await run(process.execPath, [join(REPO, 'node_modules/tsup/dist/cli-default.js')], { cwd: REPO, env })
   await run(process.execPath, [NEXT_BIN, 'build'], { cwd: NEXT_APP, env })
   let dev = await startDevServer({
     port: 0,
