@@ -80,8 +80,10 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // checkout's return back in the top-up watch's file.
 // Then by 35 bytes (39 of the own code): the store and the session hear the page's focus, visibility and network on
 // the environment's one wire (onPageSignal), where the store had window listeners of its own; and 64 more of the
-// whole app: the session's renew timer in a class of its own (auth/renewTimer.ts).
-const CEILING = { firstLoadGzip: 50_709, wholeGzip: 70_952, ownFirstLoadGzip: 19_839 }
+// whole app: the session's renew timer in a class of its own (auth/renewTimer.ts). Then by 1 byte of the own code:
+// EchoSession.ts's comments shortened, which renamed tsup's chunks (their names hash the code), and the names
+// in the import lines compress a byte worse.
+const CEILING = { firstLoadGzip: 50_709, wholeGzip: 70_952, ownFirstLoadGzip: 19_840 }
 /** The same app in server mode: no budget of its own; held where it stands, and never above browser mode's. */
 const SERVER_MODE_CEILING = { firstLoadGzip: 50_715, wholeGzip: 54_932 }
 
