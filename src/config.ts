@@ -56,6 +56,13 @@ export interface EchoConfig {
    * hostile app (Echo itself enforces no per-app cap). None by default.
    */
   dailyLimit?: number | null
+  /**
+   * The most one billed call may cost, in US dollars: each model call is priced from Echo's prices before it is
+   * sent, then refused (reason `'call-cost-limit'`) when its input alone could cost more, or sent with its output
+   * limit lowered so that its answer cannot. A call lowers it for itself with the `X-Echo-Max-Cost` header. None by
+   * default (docs/api.md, "The price ceiling").
+   */
+  maxCallCost?: number | null
   /** Below this much credit, in US dollars, the balance is low (`useEcho().isLowBalance`). Default 1. */
   lowBalanceAt?: number
   /**
@@ -96,6 +103,8 @@ export interface ResolvedEchoConfig {
   signInOnDemand: boolean
   /** `null` when the app sets no daily limit. */
   dailyLimit: number | null
+  /** `null` when the app sets no ceiling per call. */
+  maxCallCost: number | null
   lowBalanceAt: number
   session: SessionMode
   /** Where the app's server's routes are, no trailing slash: absolute in server mode (only it uses them). */
@@ -159,6 +168,7 @@ export function resolveConfig(
     signIn: oneOf('signIn', config.signIn ?? 'redirect', ['redirect', 'popup'] as const),
     signInOnDemand: oneOf('signInOnDemand', config.signInOnDemand ?? false, [false, true] as const),
     dailyLimit: config.dailyLimit == null ? null : usdAmount('dailyLimit', config.dailyLimit, { min: 0.01 }),
+    maxCallCost: ceilingOf('EchoConfig.maxCallCost', config.maxCallCost),
     lowBalanceAt: usdAmount('lowBalanceAt', config.lowBalanceAt ?? DEFAULT_LOW_BALANCE_AT, { min: 0 }),
     session,
     serverUrl,
@@ -224,6 +234,18 @@ function usdAmount(field: string, value: unknown, { min }: { min: number }): num
   throw new TypeError(`EchoConfig.${field} must be an amount in US dollars of at least ${min}, got ${describe(value)}`)
 }
 
+/** What is wrong with `value` as a ceiling in US dollars (`null` or absent: none), or `null` if nothing. @internal */
+export function ceilingProblem(what: string, value: unknown): string | null {
+  if (value == null || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return null
+  return `${what} must be an amount in US dollars above 0 (such as 0.05), or null for none; got ${describe(value)}`
+}
+
+function ceilingOf(what: string, value: unknown): number | null {
+  const problem = ceilingProblem(what, value)
+  if (problem !== null) throw new TypeError(problem)
+  return (value as number | null | undefined) ?? null
+}
+
 function oneOf<T>(field: string, value: unknown, allowed: readonly T[]): T {
   if (allowed.includes(value as T)) return value as T
   const choices = allowed.map((choice) => JSON.stringify(choice)).join(' or ')
@@ -263,6 +285,7 @@ const CONFIG_KEYS: readonly (keyof EchoConfig)[] = [
   'signIn',
   'signInOnDemand',
   'dailyLimit',
+  'maxCallCost',
   'lowBalanceAt',
   'session',
   'serverUrl',

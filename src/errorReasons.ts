@@ -24,6 +24,8 @@ export type EchoErrorCode = 'NETWORK_ERROR' | 'UNKNOWN_ERROR' | `HTTP_${number}`
  * - `unauthorized`: a 401 that a refresh could not cure.
  * - `insufficient-funds`: a 402: the user's credit is spent.
  * - `spend-limit`: today's daily limit for this app is reached; the call was not sent.
+ * - `call-cost-limit`: the call could cost more than its ceiling (`EchoConfig.maxCallCost`, `X-Echo-Max-Cost`), or
+ *   its model has no known price while a ceiling is set; the call was not sent.
  * - `http`: any other non-OK answer.
  * - `bad-answer`: an answer that is not JSON, or lacks what the call promises.
  * - `model-error`: the router or the model reported an error inside a stream that had begun.
@@ -48,6 +50,7 @@ export type EchoErrorReason =
   | 'unauthorized'
   | 'insufficient-funds'
   | 'spend-limit'
+  | 'call-cost-limit'
   | 'http'
   | 'bad-answer'
   | 'model-error'
@@ -72,6 +75,7 @@ const REASONS: ReadonlySet<string> = new Set<EchoErrorReason>([
   'unauthorized',
   'insufficient-funds',
   'spend-limit',
+  'call-cost-limit',
   'http',
   'bad-answer',
   'model-error',

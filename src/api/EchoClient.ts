@@ -44,6 +44,11 @@ export interface EchoClientOptions extends RefreshCoordinatorOptions {
 export interface RequestOptions {
   /** Cancels the call; it then rejects with an `EchoError` for which `isAbortError()` is true. */
   signal?: AbortSignal
+  /**
+   * A model call's own price ceiling, in US dollars: sent as `X-Echo-Max-Cost`, it lowers the session's or
+   * client's ceiling for this call (docs/api.md, "The price ceiling"). Router calls only.
+   */
+  maxCost?: number
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ceilingOption, fetchUnderCeiling } from './ceilingGate'
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
 import { assertTokenOrigin, originOf, originsOf, saysTokenRefused } from './tokenOrigins'
@@ -34,6 +35,12 @@ export interface EchoFetchOptions extends RefreshCoordinatorOptions {
    * are left alone.
    */
   serverOrigins?: readonly string[] | undefined
+  /**
+   * The most one model call may cost, in US dollars: priced from Echo's prices before it is sent, a call is refused
+   * (reason `'call-cost-limit'`) or sent with its output limit lowered; a call's `X-Echo-Max-Cost` header lowers it
+   * for that call. None when left out (docs/api.md, "The price ceiling").
+   */
+  maxCallCost?: number | null | undefined
 }
 
 /** @internal */
@@ -104,7 +111,8 @@ export function createAuthorizedSend({
  * const openai = new OpenAI({ apiKey: 'echo', baseURL: DEFAULT_ROUTER_URL, fetch: echoFetch })
  */
 export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
-  const { allowedOrigins, serverOrigins, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
+  const { allowedOrigins, serverOrigins, maxCallCost, ...sendOptions } = options ?? ({} as Partial<EchoFetchOptions>)
+  const ceiling = ceilingOption("createEchoFetch's maxCallCost", maxCallCost)
   const servers = originsOf(serverOrigins ?? [], "createEchoFetch's serverOrigins")
   // From the app's own servers only a 401 that says so means the Echo token was refused.
   const tokenRefused =
@@ -114,6 +122,7 @@ export function createEchoFetch(options: EchoFetchOptions): FetchFunction {
           !servers.includes(originOf(input) ?? '') || saysTokenRefused(response)
   const sendAuthorized = createAuthorizedSend({
     ...sendOptions,
+    fetch: fetchUnderCeiling(sendOptions.fetch, ceiling),
     tokenRefused,
     tokenProvider: requireTokenProvider(options?.tokenProvider, 'createEchoFetch'),
   })

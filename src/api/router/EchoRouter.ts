@@ -40,6 +40,8 @@ export interface EchoRouterOptions extends RefreshCoordinatorOptions {
   baseRouterUrl?: string
   /** The `fetch` to send with; the global `fetch`, looked up at call time, when left out. */
   fetch?: FetchFunction
+  /** The most one call may cost, in US dollars, as `createEchoFetch`'s `maxCallCost`. None when left out. */
+  maxCallCost?: number | null
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DEFAULT_ROUTER_URL, httpUrl } from '../../config'
 import { createAuthorizedSend } from '../authorizedFetch'
+import { ceilingOption, fetchUnderCeiling } from '../ceilingGate'
 import { requireTokenProvider } from '../tokenProvider'
 import type { EchoRouter, EchoRouterOptions } from './EchoRouter'
 import { routerOver } from './routerOver'
@@ -20,12 +21,14 @@ export function createEchoRouter(options: EchoRouterOptions): EchoRouter {
     baseRouterUrl = DEFAULT_ROUTER_URL,
     tokenProvider,
     fetch,
+    maxCallCost,
     ...coordination
   } = options ?? ({} as Partial<EchoRouterOptions>)
   const routerUrl = httpUrl('baseRouterUrl', baseRouterUrl)
   const tokens = requireTokenProvider(tokenProvider, 'createEchoRouter')
+  const ceiling = ceilingOption("createEchoRouter's maxCallCost", maxCallCost)
   return routerOver(
-    createAuthorizedSend({ tokenProvider: tokens, ...coordination, ...(fetch === undefined ? {} : { fetch }) }),
+    createAuthorizedSend({ tokenProvider: tokens, ...coordination, fetch: fetchUnderCeiling(fetch, ceiling) }),
     routerUrl,
   )
 }

@@ -34,7 +34,7 @@ export function googleRoutes(transport: RouterTransport): EchoRouter['google'] {
         action,
       })
     }
-    return { path: modelPath(name, method), action, model: name, body, signal: optionsOf(options).signal }
+    return { path: modelPath(name, method), action, model: name, body, ...optionsOf(options) }
   }
 
   return {

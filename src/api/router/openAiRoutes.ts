@@ -38,7 +38,7 @@ export function openAiRoutes(
     ) =>
     (body: Body | null | undefined, options?: RequestOptions | null): RouterCall => {
       const checked = withDefaults(requireBody(body, action))
-      return { path, action, model: checked.model, body: checked, signal: optionsOf(options).signal }
+      return { path, action, model: checked.model, body: checked, ...optionsOf(options) }
     }
   const imagesCall = jsonCall<{ model: string; n?: number; size?: string }>(
     '/images/generations',
@@ -95,7 +95,7 @@ export function openAiRoutes(
             action,
             model: checked.model,
             body: toFormData(checked),
-            signal: optionsOf(options).signal,
+            ...optionsOf(options),
           }
           if (TEXT_TRANSCRIPT_FORMATS.has(checked.response_format ?? 'json'))
             return { text: await transport.text(call) }

@@ -22,10 +22,13 @@ export function requireModel(model: unknown, action: string): string {
   return model
 }
 
-/** Per-call options, where a caller may pass `null` or nothing. @internal */
-export function optionsOf(options: RequestOptions | null | undefined): RequestOptions {
-  return options ?? {}
+/** A router call's own options, where a caller may pass `null` or nothing: its signal and its price ceiling. @internal */
+export function optionsOf(options: RequestOptions | null | undefined): Pick<RouterCallOptions, 'signal' | 'maxCost'> {
+  const { signal, maxCost } = options ?? {}
+  return { signal, maxCost }
 }
+
+type RouterCallOptions = { signal?: AbortSignal | undefined; maxCost?: number | undefined }
 
 function refused(message: string, action: string): EchoError {
   return new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message, action })

@@ -25,7 +25,7 @@ export function routerOver(sendAuthorized: AuthorizedSend, routerUrl: string): E
           model: checked.model,
           body: { ...checked, max_tokens: checked.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS },
           headers: { 'anthropic-version': ANTHROPIC_VERSION },
-          signal: optionsOf(options).signal,
+          ...optionsOf(options),
         }
       }),
     },

@@ -1,3 +1,4 @@
+import { ceilingProblem } from '../../config'
 import { EchoError } from '../../errors'
 import type { AuthorizedSend } from '../authorizedFetch'
 import { openEventStream, type EchoStream } from './eventStream'
@@ -9,6 +10,8 @@ export interface RouterCall extends FailedRouterCall {
   /** Sent as JSON, or as multipart when it is `FormData`. */
   body: object
   headers?: Record<string, string>
+  /** The call's own price ceiling, in US dollars, sent as `X-Echo-Max-Cost` for the ceiling under the fetch. */
+  maxCost?: number | undefined
 }
 
 /** How the router methods send a call and read its answer. @internal */
@@ -68,8 +71,14 @@ export function createRouterTransport(sendAuthorized: AuthorizedSend, routerUrl:
 async function sendRouterCall(sendAuthorized: AuthorizedSend, routerUrl: string, call: RouterCall): Promise<Response> {
   // FormData is sent as it is: fetch writes the multipart boundary into the Content-Type itself.
   const body = call.body instanceof FormData ? call.body : JSON.stringify(call.body)
-  const headers =
+  const headers: Record<string, string> =
     typeof body === 'string' ? { 'Content-Type': 'application/json', ...call.headers } : { ...call.headers }
+  if (call.maxCost !== undefined) {
+    const problem = ceilingProblem("A router call's maxCost", call.maxCost)
+    if (problem !== null)
+      throw new EchoError({ code: 'UNKNOWN_ERROR', reason: 'bad-argument', message: problem, action: call.action })
+    headers['X-Echo-Max-Cost'] = String(call.maxCost)
+  }
   let outcome
   try {
     outcome = await sendAuthorized(`${routerUrl}${call.path}`, {

@@ -1,9 +1,10 @@
 import type { Dispatch } from '@reduxjs/toolkit'
 
+import { ceilingGate } from '../../api/ceilingGate'
 import { routerOver } from '../../api/router/routerOver'
 import type { AuthorizedSend } from '../../api/authorizedFetch'
 import type { EchoRouter } from '../../api/router/EchoRouter'
-import { assertTokenOrigin, originOf, saysOutOfCredits } from '../../api/tokenOrigins'
+import { assertTokenOrigin, originOf, saysOutOfCredits, urlOf } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import type { PageSession } from '../../auth/pageSession'
 import type { EchoEnvironment } from '../../auth/environment'
@@ -47,7 +48,7 @@ export const sessionRouterOf = (runtime: SessionRuntime): EchoRouter =>
 
 /** What the billed fetch is made of: the store's settings, browser and state, its spend and its balance. */
 export interface BilledFetchParts {
-  config: Pick<ResolvedEchoConfig, 'baseRouterUrl' | 'serverOrigins'>
+  config: Pick<ResolvedEchoConfig, 'baseRouterUrl' | 'serverOrigins' | 'maxCallCost'>
   environment: Pick<EchoEnvironment, 'fetch' | 'setTimeout' | 'clearTimeout'>
   dispatch: Dispatch
   getState: () => EchoRootState
@@ -78,6 +79,7 @@ export function createBilledFetch({
   balance,
 }: BilledFetchParts): BilledFetch {
   const routerOrigin = new URL(config.baseRouterUrl).origin
+  const fitCall = ceilingGate(config.maxCallCost)
   const servers = config.serverOrigins
   let pending: unknown
   let endedWhileWaiting = false
@@ -125,6 +127,9 @@ export function createBilledFetch({
     // Past today's limit a billed call is refused before anything is sent.
     refuseOverDailyLimit(getState())
     if (selectCredit(getState()) === null && selectIsAuthenticated(getState())) await creditKnown()
+    // Under a price ceiling a call to the router is priced first: refused here, or sent with its output limit
+    // lowered. An app server's route is that server's to bound (echo-rtk/server's own ceiling).
+    if (urlOf(input).startsWith(`${config.baseRouterUrl}/`)) [input, init] = await fitCall(input, init)
     spend.callStarted()
     let response: Response
     try {

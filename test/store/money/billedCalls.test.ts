@@ -67,7 +67,11 @@ function chunkedJson(contentType: string) {
 function billedFetchOver(
   answer: () => Response,
   money: Partial<MoneyLoadedPayload> = {},
-  { signedInFirst = false, loadNow = () => Promise.resolve() } = {},
+  {
+    signedInFirst = false,
+    loadNow = () => Promise.resolve(),
+    maxCallCost = null,
+  }: { signedInFirst?: boolean; loadNow?: () => Promise<void>; maxCallCost?: number | null } = {},
 ) {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
   const store = configureStore({ reducer: echoReducers })
@@ -78,12 +82,14 @@ function billedFetchOver(
   const actions: UnknownAction[] = []
   const dispatch = ((action: UnknownAction) => (actions.push(action), store.dispatch(action))) as Dispatch
   const sent: string[] = []
+  const bodies: (string | null)[] = []
   const spend = { callStarted: vi.fn(), callRefused: vi.fn(), callEnded: vi.fn() }
   const billed = createBilledFetch({
-    config: { baseRouterUrl: ROUTER, serverOrigins: [APP_SERVER] },
+    config: { baseRouterUrl: ROUTER, serverOrigins: [APP_SERVER], maxCallCost },
     environment: {
-      fetch: (input) => {
+      fetch: (input, init) => {
         sent.push(urlOf(input))
+        bodies.push(typeof init?.body === 'string' ? init.body : null)
         return Promise.resolve(answer())
       },
       setTimeout: (run, ms) => setTimeout(run, ms),
@@ -97,7 +103,7 @@ function billedFetchOver(
   const refetchActions = () => actions.filter((action) => echoApi.util.invalidateTags.match(action))
   const balanceRefetches = () => refetchActions().length
   const outOfCredits = () => store.getState().echo.balance.isInsufficientFunds
-  return { ...billed, sent, spend, balanceRefetches, refetchActions, outOfCredits }
+  return { ...billed, sent, bodies, spend, balanceRefetches, refetchActions, outOfCredits }
 }
 
 const whole = (status = 200, headers: HeadersInit = { 'Content-Type': 'application/json' }) =>
@@ -112,6 +118,38 @@ describe('a billed call made before the first balance is in', () => {
     await vi.advanceTimersByTimeAsync(1)
     await call
     expect(billed.sent).toEqual([CHAT_URL])
+  })
+})
+
+describe('a billed call under a price ceiling', () => {
+  const post = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) })
+  // gpt-4o-mini as Echo prices it: $0.15 per million input tokens, $0.60 per million output tokens.
+  const worstCase = (body: string, outputTokens: number) => encoder.encode(body).length * 1.5e-7 + outputTokens * 6e-7
+
+  it('is priced before it starts: one that could cost more whatever its answer is refused, nothing sent or counted', async () => {
+    const billed = billedFetchOver(() => whole(), {}, { maxCallCost: 0.001 })
+    const long = { ...CHAT, messages: [{ role: 'user', content: 'word '.repeat(10_000) }] }
+    const failure = await billed.fetch(CHAT_URL, post(long)).catch((error: unknown) => error)
+    expect((failure as EchoError).reason).toBe('call-cost-limit')
+    expect(billed.sent).toEqual([])
+    expect(billed.spend.callStarted).not.toHaveBeenCalled()
+  })
+
+  it('goes out with its output limit lowered, so that its answer cannot cost more than the ceiling', async () => {
+    const billed = billedFetchOver(() => whole(), {}, { maxCallCost: 0.001 })
+    await billed.fetch(CHAT_URL, post({ ...CHAT, max_tokens: 100_000 }))
+    const body = billed.bodies[0]!
+    const { max_tokens: limit } = JSON.parse(body) as { max_tokens: number }
+    expect(limit).toBeLessThan(100_000)
+    expect(worstCase(body, limit)).toBeLessThanOrEqual(0.001)
+  })
+
+  it("leaves an app server's route to that server to bound, and a call to Echo's API as it is", async () => {
+    const billed = billedFetchOver(() => whole(), {}, { maxCallCost: 0.001 })
+    const init = post({ ...CHAT, max_tokens: 100_000 })
+    await billed.fetch(`${APP_SERVER}/api/chat`, init)
+    await billed.fetch(`${ECHO_API}/api/v1/balance`, init)
+    expect(billed.bodies).toEqual([init.body, init.body])
   })
 })
 
