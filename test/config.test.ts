@@ -33,6 +33,7 @@ describe('resolveConfig', () => {
       signIn: 'redirect',
       signInOnDemand: false,
       dailyLimit: null,
+      maxCallCost: null,
       lowBalanceAt: 1,
       session: 'browser',
       serverUrl: 'http://localhost:5173/api/echo',
@@ -77,6 +78,7 @@ describe('resolveConfig', () => {
       signIn: 'redirect',
       signInOnDemand: false,
       dailyLimit: null,
+      maxCallCost: null,
       lowBalanceAt: 1,
       session: 'browser',
       serverUrl: '/api/echo',
@@ -217,7 +219,7 @@ describe('resolveConfig', () => {
     expect(unknownConfigKeys(config)).toEqual([
       'echo-rtk: EchoConfig.apiURL is not a setting of echo-rtk and is ignored: did you mean apiUrl?',
       'echo-rtk: EchoConfig.redirectUrl is not a setting of echo-rtk and is ignored: did you mean redirectUri?',
-      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand, dailyLimit, lowBalanceAt, session, serverUrl)',
+      'echo-rtk: EchoConfig.theme is not a setting of echo-rtk and is ignored (it reads appId, apiUrl, redirectUri, scope, baseRouterUrl, serverOrigins, signIn, signInOnDemand, dailyLimit, maxCallCost, lowBalanceAt, session, serverUrl)',
     ])
     expect(
       unknownConfigKeys({ appId: '2f6e4d1a-8c3b-4e5f-9a7d-0b1c2d3e4f56', apiUrl: 'x', serverOrigins: ['self'] }),
