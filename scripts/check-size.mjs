@@ -86,9 +86,11 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // Then by 1,231 bytes of the first load (3,517 of the whole, 1,249 of the own code): the per-call price ceiling's
 // first part. The whole app now holds the price table's lazy chunk, which a ceiling needs; the first load must not
 // grow for an app that sets no ceiling, and does: a regression to undo (issue 45), held here only so CI says so.
-const CEILING = { firstLoadGzip: 51_940, wholeGzip: 74_469, ownFirstLoadGzip: 21_089 }
+// Then by 1,561 bytes of the first load and of the whole (none of the own code): Redux Toolkit 2.16.0, the
+// registry's newest, which the guard's app now bundles, is that much larger than 2.15.0.
+const CEILING = { firstLoadGzip: 53_501, wholeGzip: 76_030, ownFirstLoadGzip: 21_089 }
 /** The same app in server mode: no budget of its own; held where it stands, and never above browser mode's. */
-const SERVER_MODE_CEILING = { firstLoadGzip: 51_946, wholeGzip: 58_391 }
+const SERVER_MODE_CEILING = { firstLoadGzip: 53_507, wholeGzip: 59_952 }
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [
