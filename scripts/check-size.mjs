@@ -88,9 +88,11 @@ const seconds = ((performance.now() - start) / 1000).toFixed(1)
 // grow for an app that sets no ceiling, and does: a regression to undo (issue 45), held here only so CI says so.
 // Then by 1,561 bytes of the first load and of the whole (none of the own code): Redux Toolkit 2.16.0, the
 // registry's newest, which the guard's app now bundles, is that much larger than 2.15.0.
-const CEILING = { firstLoadGzip: 53_501, wholeGzip: 76_030, ownFirstLoadGzip: 21_089 }
+// Then by 24 bytes (20 of the own code): a request's headers read by one helper (tokenOrigins.ts's headersOf), where
+// four places wrote the same line; the export crosses a chunk boundary.
+const CEILING = { firstLoadGzip: 53_525, wholeGzip: 76_034, ownFirstLoadGzip: 21_110 }
 /** The same app in server mode: no budget of its own; held where it stands, and never above browser mode's. */
-const SERVER_MODE_CEILING = { firstLoadGzip: 53_507, wholeGzip: 59_952 }
+const SERVER_MODE_CEILING = { firstLoadGzip: 53_531, wholeGzip: 59_965 }
 
 const bytes = (n) => n.toLocaleString('en-US')
 const lines = [

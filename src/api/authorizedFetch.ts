@@ -1,7 +1,7 @@
 import { ceilingOption, fetchUnderCeiling } from './ceilingGate'
 import { EchoError } from '../errors'
 import { RefreshCoordinator, type RefreshCoordinatorOptions } from './refreshCoordinator'
-import { assertTokenOrigin, originOf, originsOf, saysTokenRefused } from './tokenOrigins'
+import { assertTokenOrigin, headersOf, originOf, originsOf, saysTokenRefused } from './tokenOrigins'
 import { requireTokenProvider, type FetchFunction, type TokenProvider } from './tokenProvider'
 
 /** Credential headers official SDKs set from their `apiKey`; the user's token replaces them. */
@@ -147,7 +147,7 @@ export function withToken(
   token: string,
   isRetry: boolean,
 ): [RequestInfo | URL, RequestInit] {
-  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
+  const headers = headersOf(input, init)
   for (const name of SDK_CREDENTIAL_HEADERS) headers.delete(name)
   headers.set('Authorization', `Bearer ${token}`)
   // The mark tells the server, and our own logs, that this is the one retry after a refresh.

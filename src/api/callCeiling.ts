@@ -5,7 +5,7 @@
 import { ceilingProblem } from '../config'
 import { EchoError } from '../errors'
 import { fitUnderCeiling, modelEndpointOf, modelOf, type ModelPrice } from './callCost'
-import { urlOf } from './tokenOrigins'
+import { headersOf, urlOf } from './tokenOrigins'
 import type { FetchFunction } from './tokenProvider'
 
 /** The request header with a call's own ceiling, in US dollars (`X-Echo-Max-Cost: 0.05`); never sent on. */
@@ -34,7 +34,7 @@ export function callCostError({ model, atMost }: { model: string; atMost: number
 
 /** The request's headers without the ceiling header, and the call's own ceiling read from it (`undefined`: none). */
 function takeHeader(input: RequestInfo | URL, init: RequestInit | undefined) {
-  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+  const headers = headersOf(input, init)
   const raw = headers.get(MAX_COST_HEADER)
   if (raw === null) return { headers: undefined, ceiling: undefined }
   headers.delete(MAX_COST_HEADER)

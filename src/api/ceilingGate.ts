@@ -1,11 +1,12 @@
 import { ceilingProblem } from '../config'
 import { EchoError } from '../errors'
 import type { FitCall } from './callCeiling'
+import { headersOf } from './tokenOrigins'
 import type { FetchFunction } from './tokenProvider'
 
 /** Whether a request carries its own ceiling (`X-Echo-Max-Cost`), read without loading the ceiling's code. */
 function hasCeilingHeader(input: RequestInfo | URL, init: RequestInit | undefined): boolean {
-  return new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).has('x-echo-max-cost')
+  return headersOf(input, init).has('x-echo-max-cost')
 }
 
 /**

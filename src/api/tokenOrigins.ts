@@ -77,6 +77,11 @@ function httpOrigin(url: string, base?: string): string | null {
 }
 
 /** The URL a `fetch` input asks for, as text. @internal */
+/** A request's headers as `fetch` will send them: `init`'s, else those of a `Request` given as `input`. @internal */
+export function headersOf(input: RequestInfo | URL, init: RequestInit | undefined): Headers {
+  return new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+}
+
 export function urlOf(input: RequestInfo | URL): string {
   return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
 }

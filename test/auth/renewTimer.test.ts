@@ -1,6 +1,6 @@
 // The session's one timer: a token renewed once, when due, however long it lives; the backoff's next try
 // while Echo cannot be reached; and never two timers pending at once.
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import type { RefreshCause } from '../../src/api/tokenProvider'
 import { RenewTimer } from '../../src/auth/renewTimer'
@@ -18,6 +18,10 @@ function timerOnFakeClock() {
 }
 
 describe('the renew timer', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('renews a 15-second token once, at 10 s (a third of its life before its end)', () => {
     const { timer, causes, renew } = timerOnFakeClock()
     timer.arm({ expiresAt: 15_000, lifetimeMs: 15_000, failures: 0 }, renew)
@@ -25,7 +29,6 @@ describe('the renew timer', () => {
     expect(causes).toEqual([])
     vi.advanceTimersByTime(60_000)
     expect(causes).toEqual([{ by: 'renew-timer' }])
-    vi.useRealTimers()
   })
 
   it('waits for a token that lives for weeks in steps a timer can hold, and renews it once, at the end', () => {
@@ -36,7 +39,6 @@ describe('the renew timer', () => {
     expect(causes).toEqual([])
     vi.advanceTimersByTime(weeks - MAX_TIMER_DELAY_MS)
     expect(causes).toEqual([{ by: 'renew-timer' }])
-    vi.useRealTimers()
   })
 
   it("tries again after the backoff's wait while Echo cannot be reached, naming the attempt", () => {
@@ -46,7 +48,6 @@ describe('the renew timer', () => {
     expect(causes).toEqual([])
     vi.advanceTimersByTime(1)
     expect(causes).toEqual([{ by: 'retry', attempt: 3 }])
-    vi.useRealTimers()
   })
 
   it('armed again, replaces what was pending; cleared, fires nothing', () => {
@@ -60,6 +61,5 @@ describe('the renew timer', () => {
     vi.advanceTimersByTime(3_600_000)
     expect(causes).toEqual([{ by: 'renew-timer' }])
     expect(vi.getTimerCount()).toBe(0)
-    vi.useRealTimers()
   })
 })

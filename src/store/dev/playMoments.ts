@@ -1,5 +1,6 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit'
 
+import { headersOf } from '../../api/tokenOrigins'
 import type { FetchFunction } from '../../api/tokenProvider'
 import type { EchoEnvironment } from '../../auth/environment'
 import type { ResolvedEchoConfig } from '../../config'
@@ -154,7 +155,7 @@ export class DevMoments {
           sent = { ...init, body }
         }
       }
-      const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
+      const headers = headersOf(input, init)
       if (this.#refuseToken && headers.has('Authorization')) {
         this.#refuseToken = false
         headers.set('Authorization', `Bearer ${REFUSED_BY_ECHO}`)
